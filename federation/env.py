@@ -1,0 +1,101 @@
+"""Reading configuration from the environment, loudly.
+
+django-environ parses URLs well but forgives too much: ``Env.bool("maybe")`` is
+quietly False and an unknown database scheme is guessed at. A federation's
+rating data must never land in the wrong database because of a typo, so every
+helper here raises ``ImproperlyConfigured`` naming the variable and the value.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+_DATABASE_SCHEMES = {"postgres", "postgresql", "pgsql", "sqlite"}
+_BROKER_SCHEMES = {"redis", "rediss", "memory"}
+
+
+def _raw(name: str, environ_: Mapping[str, str] | None) -> str | None:
+    source = os.environ if environ_ is None else environ_
+    value = source.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(name: str, default: str | None = None, *, environ_=None) -> str | None:
+    value = _raw(name, environ_)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool, *, environ_=None) -> bool:
+    value = _raw(name, environ_)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use one of true/false, yes/no, on/off, 1/0")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, environ_=None) -> int:
+    value = _raw(name, environ_)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is below the minimum of {minimum}")
+    return number
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...], *, environ_=None) -> str:
+    value = _raw(name, environ_)
+    if value is None:
+        return default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r} must be one of {', '.join(choices)}")
+    return value
+
+
+def env_list(name: str, default: list[str], *, environ_=None) -> list[str]:
+    value = _raw(name, environ_)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",")]
+    if any(not item for item in items):
+        raise ImproperlyConfigured(f"{name}={value!r} has an empty item; separate values with single commas")
+    return items
+
+
+def env_database(name: str, default: str, *, environ_=None) -> dict:
+    """A Django DATABASES entry from a URL; only PostgreSQL and SQLite are accepted."""
+    url = env_str(name, default, environ_=environ_)
+    scheme = urlsplit(url).scheme
+    if scheme not in _DATABASE_SCHEMES:
+        raise ImproperlyConfigured(
+            f"{name} has the scheme {scheme!r}; use postgres://user@host:port/name or sqlite:///path"
+        )
+    config = environ.Env.db_url_config(url)
+    if config["ENGINE"] == "django.db.backends.postgresql" and not config.get("NAME"):
+        raise ImproperlyConfigured(f"{name}={url!r} names no database")
+    return config
+
+
+def env_broker(name: str, default: str | None, *, environ_=None) -> str | None:
+    url = env_str(name, default, environ_=environ_)
+    if url is None:
+        return None
+    scheme = urlsplit(url).scheme
+    if scheme not in _BROKER_SCHEMES:
+        raise ImproperlyConfigured(f"{name} has the scheme {scheme!r}; use redis://host:port/db")
+    return url

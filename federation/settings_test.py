@@ -1,0 +1,18 @@
+"""Test settings: the real settings, made fast and hermetic.
+
+The database and the broker still come from DATABASE_URL and CELERY_BROKER_URL,
+so the same suite runs on SQLite with eager tasks and on PostgreSQL with Redis.
+"""
+
+import tempfile
+from pathlib import Path
+
+from federation.settings import *  # noqa: F403
+from federation.settings import STORAGES
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+LANGUAGE_CODE = "en"
+PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="federation-private-"))
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="federation-media-"))
+STORAGES = {**STORAGES, "private": {**STORAGES["private"], "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None}}}

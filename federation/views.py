@@ -1,0 +1,14 @@
+from django.shortcuts import render
+
+from ratings import selectors as rating_selectors
+from ratings.models import System
+from tournaments import selectors as tournament_selectors
+
+
+def home(request):
+    context = {
+        "systems": System.choices,
+        "top_orr": rating_selectors.rating_list(system=System.ORR)[:10],
+        "latest_tournaments": tournament_selectors.latest_rated_tournaments(limit=8),
+    }
+    return render(request, "home.html", context)

@@ -1,0 +1,87 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Club, FideImportApplication, Player, Region
+from ratings.models import PlayerRating
+
+
+@admin.register(Region)
+class RegionAdmin(admin.ModelAdmin):
+    list_display = ["name", "code"]
+    search_fields = ["name", "code"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city", "region"]
+    list_filter = ["region"]
+    search_fields = ["name", "city"]
+    list_select_related = ["region"]
+    autocomplete_fields = ["region"]
+
+
+class PlayerRatingInline(admin.TabularInline):
+    model = PlayerRating
+    extra = 0
+    fields = ["system", "rating", "provisional", "games", "tournaments", "last_played"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        # Ratings come from rating runs only; an edit here would be overwritten and break reproducibility.
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = [
+        "federation_id",
+        "family_name",
+        "given_names",
+        "birth_display",
+        "sex",
+        "fide_id",
+        "country",
+        "club",
+        "region",
+        "kind",
+    ]
+    list_display_links = ["federation_id", "family_name"]
+    list_filter = ["kind", "sex", "birth_precision", "region", "country"]
+    search_fields = ["federation_id", "fide_id", "family_name", "given_names", "family_name_latin", "search_key"]
+    list_select_related = ["club", "region"]
+    autocomplete_fields = ["club", "region", "merged_into"]
+    readonly_fields = ["federation_id", "search_key", "created_at", "updated_at"]
+    inlines = [PlayerRatingInline]
+    fieldsets = [
+        (None, {"fields": ["federation_id", "family_name", "given_names", "kind"]}),
+        (_("Latin spelling"), {"fields": ["family_name_latin", "given_names_latin"]}),
+        (_("Personal"), {"fields": ["sex", "birth_date", "birth_precision"]}),
+        (_("Chess"), {"fields": ["fide_id", "country", "title", "club", "region"]}),
+        (_("Record"), {"fields": ["merged_into", "search_key", "created_at", "updated_at"]}),
+    ]
+
+    @admin.display(description=_("born"), ordering="birth_date")
+    def birth_display(self, obj):
+        return obj.birth_display
+
+    def get_search_results(self, request, queryset, search_term):
+        # Let a Cyrillic query find a Latin name and the other way round.
+        from players.names import name_key
+
+        queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        key = name_key(search_term)
+        if key:
+            queryset |= self.model.objects.filter(search_key__contains=key)
+        return queryset, may_have_duplicates
+
+
+@admin.register(FideImportApplication)
+class FideImportApplicationAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "fide_id", "fide_rating", "rating_list_month", "status", "applicant", "created_at"]
+    list_filter = ["status", "rating_list_month"]
+    search_fields = ["fide_id", "player__family_name", "new_family_name", "applicant__username"]
+    list_select_related = ["player", "applicant"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["created_at", "decided_by", "decided_at"]
+    date_hierarchy = "created_at"

@@ -1,0 +1,229 @@
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.core.files.storage import storages
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from players.names import name_key, transliterate
+
+
+def private_storage():
+    # Resolved lazily so tests can point the private storage at a temporary folder.
+    return storages["private"]
+
+
+class Region(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    code = models.CharField(_("code"), max_length=10, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("region")
+        verbose_name_plural = _("regions")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    region = models.ForeignKey(Region, models.SET_NULL, null=True, blank=True, related_name="clubs")
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.city})" if self.city else self.name
+
+
+class Sequence(models.Model):
+    """A named counter for identifiers the federation assigns itself (federation ids).
+
+    A row locked with SELECT ... FOR UPDATE hands out blocks of numbers, so bulk
+    imports and concurrent registrations never collide and never reuse a number.
+    """
+
+    name = models.CharField(max_length=50, primary_key=True)
+    next_value = models.PositiveBigIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.next_value}"
+
+
+class Player(models.Model):
+    class Sex(models.TextChoices):
+        MALE = "M", _("male")
+        FEMALE = "F", _("female")
+        UNKNOWN = "", _("unknown")
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", _("human")
+        COMPUTER = "computer", _("computer program")
+
+    class BirthPrecision(models.TextChoices):
+        DAY = "day", _("full date")
+        YEAR = "year", _("year only")
+        UNKNOWN = "unknown", _("unknown")
+
+    federation_id = models.PositiveBigIntegerField(_("federation id"), unique=True, editable=False)
+    family_name = models.CharField(_("family name"), max_length=100)
+    given_names = models.CharField(_("given names"), max_length=100, blank=True)
+    # The Latin spelling shown to readers of the English site and used by FIDE.
+    family_name_latin = models.CharField(_("family name (Latin)"), max_length=100, blank=True)
+    given_names_latin = models.CharField(_("given names (Latin)"), max_length=100, blank=True)
+    # name_key() of every spelling, space-joined: what name search and matching compare.
+    search_key = models.CharField(max_length=420, editable=False, db_index=True)
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True, default=Sex.UNKNOWN)
+    # A year-only birth date is stored as 1 July of that year: ORR's own convention.
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    birth_precision = models.CharField(
+        _("birth date precision"), max_length=7, choices=BirthPrecision.choices, default=BirthPrecision.UNKNOWN
+    )
+    fide_id = models.PositiveBigIntegerField(_("FIDE id"), unique=True, null=True, blank=True)
+    country = models.CharField(_("federation (country code)"), max_length=3, blank=True)
+    title = models.CharField(_("title"), max_length=4, blank=True)
+    club = models.ForeignKey(Club, models.SET_NULL, null=True, blank=True, related_name="players")
+    region = models.ForeignKey(Region, models.SET_NULL, null=True, blank=True, related_name="players")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    merged_into = models.ForeignKey(
+        "self", models.PROTECT, null=True, blank=True, related_name="merged_from", verbose_name=_("merged into")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["family_name", "given_names"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [
+            models.Index(fields=["family_name", "given_names"], name="player_name_idx"),
+            models.Index(fields=["birth_date"], name="player_birth_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(birth_precision="unknown") & Q(birth_date__isnull=True))
+                | (Q(birth_precision__in=["day", "year"]) & Q(birth_date__isnull=False)),
+                name="player_birth_precision_matches_date",
+            ),
+            models.CheckConstraint(condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_self"),
+            models.CheckConstraint(condition=~Q(family_name=""), name="player_family_name_required"),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    def save(self, *args, **kwargs):
+        self.normalise()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("players:detail", args=[self.federation_id])
+
+    def normalise(self) -> None:
+        """Derived fields; bulk inserts, which skip save(), call this themselves."""
+        self.search_key = self.compute_search_key()
+        if self.birth_precision == self.BirthPrecision.YEAR and self.birth_date:
+            self.birth_date = datetime.date(self.birth_date.year, 7, 1)
+
+    def compute_search_key(self) -> str:
+        keys = {name_key(self.family_name, self.given_names)}
+        if self.family_name_latin:
+            keys.add(name_key(self.family_name_latin, self.given_names_latin))
+        return " | ".join(sorted(keys))
+
+    @property
+    def full_name(self) -> str:
+        """'Family, Given': how federation lists and FIDE write names."""
+        return f"{self.family_name}, {self.given_names}" if self.given_names else self.family_name
+
+    @property
+    def latin_name(self) -> str:
+        family = self.family_name_latin or transliterate(self.family_name)
+        given = self.given_names_latin or transliterate(self.given_names)
+        return f"{family}, {given}" if given else family
+
+    @property
+    def birth_year(self) -> int | None:
+        return self.birth_date.year if self.birth_date else None
+
+    @property
+    def birth_display(self) -> str:
+        if self.birth_precision == self.BirthPrecision.DAY:
+            return self.birth_date.isoformat()
+        if self.birth_precision == self.BirthPrecision.YEAR:
+            return str(self.birth_date.year)
+        return ""
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == self.Kind.COMPUTER
+
+    @property
+    def fide_profile_url(self) -> str | None:
+        return f"https://ratings.fide.com/profile/{self.fide_id}" if self.fide_id else None
+
+
+class FideImportApplication(models.Model):
+    """A player's (or parent's) request to import the player's FIDE rating."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending review")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+        WITHDRAWN = "withdrawn", _("withdrawn by the applicant")
+
+    applicant = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="fide_applications", verbose_name=_("applicant")
+    )
+    # Either an existing player, or the name and birth date of a player to create on approval.
+    player = models.ForeignKey(
+        Player, models.PROTECT, null=True, blank=True, related_name="fide_applications", verbose_name=_("player")
+    )
+    new_family_name = models.CharField(_("family name"), max_length=100, blank=True)
+    new_given_names = models.CharField(_("given names"), max_length=100, blank=True)
+    new_birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    fide_id = models.PositiveBigIntegerField(_("FIDE id"))
+    fide_rating = models.PositiveSmallIntegerField(_("FIDE rating"))
+    rating_list_month = models.DateField(_("FIDE rating list (month)"), help_text=_("The first day of the month."))
+    evidence_file = models.FileField(_("evidence file"), storage=private_storage, upload_to="evidence/", blank=True)
+    evidence_url = models.URLField(_("link to the FIDE profile"), blank=True)
+    status = models.CharField(_("status"), max_length=9, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("decided by")
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_reason = models.TextField(_("reason"), blank=True)
+    created_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("FIDE rating import application")
+        verbose_name_plural = _("FIDE rating import applications")
+        indexes = [models.Index(fields=["status", "created_at"], name="fideapp_queue_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player__isnull=False) | ~Q(new_family_name=""), name="fideapp_player_or_new_name"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "withdrawn"])
+                | (Q(decided_by__isnull=False) & Q(decided_at__isnull=False)),
+                name="fideapp_decision_recorded",
+            ),
+            models.CheckConstraint(condition=Q(fide_rating__lte=3000), name="fideapp_rating_plausible"),
+            models.CheckConstraint(
+                condition=~Q(status="rejected") | ~Q(decision_reason=""), name="fideapp_rejection_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.player or f"{self.new_family_name} {self.new_given_names}".strip()
+        return f"{who}: FIDE {self.fide_id} {self.fide_rating} ({self.get_status_display()})"

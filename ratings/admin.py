@@ -1,0 +1,56 @@
+from django.contrib import admin
+
+from ratings.models import PlayerRating, ProvisionalGame, RatingChange, RatingList, RatingListEntry
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rating data are written by rating runs only: an edit by hand would not survive
+    the next re-rating and would make the history irreproducible."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyAdmin):
+    list_display = ["player", "system", "rating", "provisional", "games", "tournaments", "last_played"]
+    list_filter = ["system", "provisional"]
+    search_fields = ["player__family_name", "player__federation_id", "player__fide_id"]
+    list_select_related = ["player"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ["player", "tournament", "system", "rating_before", "rating_after", "games", "score"]
+    list_filter = ["system", "provisional_after", "is_guest"]
+    search_fields = ["player__family_name", "player__federation_id", "tournament__name"]
+    list_select_related = ["player", "tournament"]
+
+
+@admin.register(ProvisionalGame)
+class ProvisionalGameAdmin(ReadOnlyAdmin):
+    list_display = ["player", "system", "tournament", "round", "opponent_rating", "score"]
+    list_filter = ["system"]
+    search_fields = ["player__family_name", "player__federation_id"]
+    list_select_related = ["player", "tournament"]
+
+
+@admin.register(RatingList)
+class RatingListAdmin(ReadOnlyAdmin):
+    list_display = ["system", "month", "published_at"]
+    list_filter = ["system"]
+    date_hierarchy = "month"
+
+
+@admin.register(RatingListEntry)
+class RatingListEntryAdmin(ReadOnlyAdmin):
+    list_display = ["rating_list", "rank", "player", "rating", "provisional", "games"]
+    list_filter = ["rating_list__system", "rating_list__month", "provisional"]
+    search_fields = ["player__family_name", "player__federation_id"]
+    list_select_related = ["rating_list", "player"]

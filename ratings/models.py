@@ -1,0 +1,170 @@
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Player
+from tournaments.models import Tournament
+
+
+class System(models.TextChoices):
+    ORR = "orr", _("ORR")
+    MCHESS = "mchess", _("Mchess")
+    PLAYCHESS = "playchess", _("PlayChess")
+    GCR = "gcr", _("Game Courier")
+
+
+MCHESS_CAP = 20000
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in one system: what the live list shows."""
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="ratings")
+    system = models.CharField(_("system"), max_length=9, choices=System.choices)
+    rating = models.PositiveIntegerField(_("rating"))
+    provisional = models.BooleanField(_("provisional"), default=False)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    tournaments = models.PositiveIntegerField(_("rated tournaments"), default=0)
+    last_played = models.DateField(_("last rated game"), null=True, blank=True)
+    # GCR only: the forward and reverse pass, and how well the final ratings predict the games.
+    gcr1 = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    gcr2 = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    accuracy = models.DecimalField(_("accuracy, %"), max_digits=5, decimal_places=2, null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("current rating")
+        verbose_name_plural = _("current ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "system"], name="rating_one_per_player_system"),
+            models.CheckConstraint(condition=Q(rating__lte=MCHESS_CAP), name="rating_within_cap"),
+        ]
+        indexes = [
+            # The rating list: one system, highest first.
+            models.Index(fields=["system", "-rating", "player"], name="rating_list_idx"),
+            models.Index(fields=["system", "last_played"], name="rating_activity_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.get_system_display()} {self.display}"
+
+    @property
+    def display(self) -> str:
+        return f"{self.rating}*" if self.provisional else str(self.rating)
+
+
+class RatingChange(models.Model):
+    """One player's result of one tournament in one system, with every number of the calculation."""
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="rating_changes")
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="rating_changes")
+    system = models.CharField(_("system"), max_length=9, choices=System.choices)
+    # Null before: a newcomer. Null after: a newcomer who scored nothing and got no rating.
+    rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
+    rating_after = models.IntegerField(_("rating after"), null=True, blank=True)
+    provisional_before = models.BooleanField(_("provisional before"), default=False)
+    provisional_after = models.BooleanField(_("provisional after"), default=False)
+    games = models.PositiveSmallIntegerField(_("rated games"), default=0)
+    score = models.DecimalField(_("score"), max_digits=5, decimal_places=1, default=0)
+    is_guest = models.BooleanField(_("guest"), default=False)
+    enters_list = models.BooleanField(_("enters the list"), default=True)
+    # System-specific intermediate numbers (ORR: Kt, Ki, Yavg, Rmax, Rmin, Rpmax, Rs, Rp, Rkor,
+    # Rsr, SR, K, R±; Mchess: W and per-game deltas; PlayChess: mode, Rc, p, k), exactly as the engine gave them.
+    details = models.JSONField(_("calculation details"), default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "tournament", "system"], name="change_one_per_player_event"),
+            models.CheckConstraint(
+                condition=Q(rating_after__isnull=True) | Q(rating_after__gte=0, rating_after__lte=MCHESS_CAP),
+                name="change_rating_after_in_range",
+            ),
+            models.CheckConstraint(condition=Q(score__gte=0), name="change_score_nonnegative"),
+        ]
+        indexes = [
+            models.Index(fields=["tournament", "system"], name="change_report_idx"),
+            models.Index(fields=["player", "system"], name="change_history_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.system} {self.tournament}: {self.rating_before} → {self.rating_after}"
+
+    @property
+    def delta(self) -> int | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+
+class ProvisionalGame(models.Model):
+    """A game kept for a newcomer or provisional player's own later re-calculation (ORR 2.3–2.4)."""
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="provisional_games")
+    system = models.CharField(_("system"), max_length=9, choices=System.choices, default=System.ORR)
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+")
+    round = models.PositiveSmallIntegerField(_("round"))
+    opponent = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="+")
+    # The opponent's rating as used when the game was rated; it never changes afterwards.
+    opponent_rating = models.IntegerField(_("opponent's rating"))
+    score = models.DecimalField(_("score"), max_digits=2, decimal_places=1)
+
+    class Meta:
+        ordering = ["player_id", "id"]
+        verbose_name = _("stored provisional game")
+        verbose_name_plural = _("stored provisional games")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "system", "tournament", "round"], name="provisional_game_once_per_round"
+            ),
+            models.CheckConstraint(condition=Q(score__in=[0, 0.5, 1]), name="provisional_game_score_valid"),
+        ]
+        indexes = [models.Index(fields=["player", "system"], name="provisional_game_player_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} R{self.round} vs {self.opponent_rating}: {self.score}"
+
+
+class RatingList(models.Model):
+    """A published (frozen) monthly list of one system."""
+
+    system = models.CharField(_("system"), max_length=9, choices=System.choices)
+    month = models.DateField(_("month"), help_text=_("The first day of the month."))
+    published_at = models.DateTimeField(_("published at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-month", "system"]
+        verbose_name = _("published rating list")
+        verbose_name_plural = _("published rating lists")
+        constraints = [
+            models.UniqueConstraint(fields=["system", "month"], name="rating_list_one_per_month"),
+            models.CheckConstraint(condition=Q(month__endswith="-01"), name="rating_list_month_first_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_system_display()} {self.month:%Y-%m}"
+
+
+class RatingListEntry(models.Model):
+    rating_list = models.ForeignKey(RatingList, models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField(_("rank"))
+    rating = models.PositiveIntegerField(_("rating"))
+    provisional = models.BooleanField(_("provisional"), default=False)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+
+    class Meta:
+        ordering = ["rating_list_id", "rank"]
+        verbose_name = _("rating list entry")
+        verbose_name_plural = _("rating list entries")
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="rating_list_entry_once"),
+        ]
+        indexes = [models.Index(fields=["rating_list", "rank"], name="rating_list_entry_rank_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player} {self.rating}{'*' if self.provisional else ''}"

@@ -1,0 +1,31 @@
+"""Reads of rating data for pages and exports."""
+
+from __future__ import annotations
+
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import Rank
+
+from ratings.models import PlayerRating, RatingChange
+
+
+def rating_list(*, system: str) -> QuerySet[PlayerRating]:
+    """The live list of one system, highest first, with the rank of each player (ties share a rank)."""
+    return (
+        PlayerRating.objects.filter(system=system, player__merged_into__isnull=True)
+        .select_related("player", "player__club", "player__region")
+        .annotate(rank=Window(Rank(), order_by=F("rating").desc()))
+        .order_by("-rating", "player__family_name", "player__given_names", "player_id")
+    )
+
+
+def player_ratings(*, player) -> dict[str, PlayerRating]:
+    return {rating.system: rating for rating in PlayerRating.objects.filter(player=player)}
+
+
+def player_history(*, player) -> QuerySet[RatingChange]:
+    """The player's rating changes in every system, newest tournament first."""
+    return (
+        RatingChange.objects.filter(player=player)
+        .select_related("tournament")
+        .order_by("-tournament__end_date", "-tournament__start_date", "-tournament_id", "system")
+    )

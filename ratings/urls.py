@@ -1,0 +1,6 @@
+from django.urls import path
+
+from ratings import views
+
+app_name = "ratings"
+urlpatterns = [path("<slug:system>/", views.rating_list, name="list")]
