@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Club, FideImportApplication, Player, Region
@@ -85,3 +86,4 @@ class FideImportApplicationAdmin(admin.ModelAdmin):
     autocomplete_fields = ["player"]
     readonly_fields = ["created_at", "decided_by", "decided_at"]
     date_hierarchy = "created_at"
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}

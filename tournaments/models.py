@@ -11,6 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from players.models import Player, private_storage
 
 
+def default_mchess_weight() -> int:
+    # A federation setting (MCHESS_DEFAULT_WEIGHT), read when a tournament is created.
+    return settings.MCHESS_DEFAULT_WEIGHT
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -40,7 +45,7 @@ class Tournament(models.Model):
     rate_mchess = models.BooleanField(_("rated in Mchess"), default=True)
     rate_playchess = models.BooleanField(_("rated in PlayChess"), default=True)
     rate_gcr = models.BooleanField(_("counted in GCR"), default=True)
-    mchess_weight = models.PositiveIntegerField(_("Mchess weight W"), default=250)
+    mchess_weight = models.PositiveIntegerField(_("Mchess weight W"), default=default_mchess_weight)
     chief_arbiter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.PROTECT,

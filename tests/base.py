@@ -1,0 +1,20 @@
+"""The personas every view test can use: an admin, an arbiter, a player (or parent)
+and, by not logging in, the anonymous public."""
+
+from django.contrib.auth import get_user_model
+from django.test import TestCase
+
+PASSWORD = "correct horse battery staple"
+
+
+class BaseTestCase(TestCase):
+    @classmethod
+    def setUpTestData(cls):
+        User = get_user_model()
+        cls.admin = User.objects.create_superuser("fedadmin", "admin@example.org", PASSWORD)
+        cls.arbiter = User.objects.create_user("arbiter", "arbiter@example.org", PASSWORD, first_name="Anna")
+        cls.other_arbiter = User.objects.create_user("other_arbiter", "other@example.org", PASSWORD)
+        cls.player_user = User.objects.create_user("parent", "parent@example.org", PASSWORD)
+
+    def login(self, user):
+        self.client.force_login(user)

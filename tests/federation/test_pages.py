@@ -1,0 +1,175 @@
+"""The public pages: home in both languages, lists, player and tournament pages."""
+
+from django.conf import settings
+from django.urls import reverse
+
+from ratings.models import System
+from tests.base import BaseTestCase
+from tests.players.factories import PlayerFactory
+from tests.ratings.factories import PlayerRatingFactory, RatingChangeFactory
+from tests.tournaments.factories import GameFactory, ParticipantFactory, TournamentFactory
+from tournaments.models import Tournament
+
+
+class HomePageTestCase(BaseTestCase):
+    def test_it_says_what_the_site_is_in_english(self):
+        response = self.client.get("/", HTTP_ACCEPT_LANGUAGE="en")
+        self.assertContains(response, "The federation's chess ratings")
+        self.assertContains(response, '<html lang="en">')
+        for url in [reverse("ratings:list", args=["orr"]), reverse("tournaments:list"), reverse("arbiter:home")]:
+            self.assertContains(response, f'href="{url}"')
+
+    def test_it_says_what_the_site_is_in_russian(self):
+        response = self.client.get("/", HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(response, "Шахматные рейтинги федерации")
+        self.assertContains(response, '<html lang="ru">')
+        self.assertContains(response, "Рейтинг-листы")
+
+    def test_it_switches_language_with_the_switch(self):
+        response = self.client.post(reverse("set_language"), {"language": "ru", "next": "/"}, follow=True)
+        self.assertContains(response, "Шахматные рейтинги федерации")
+        response = self.client.post(reverse("set_language"), {"language": "en", "next": "/"}, follow=True)
+        self.assertContains(response, "The federation's chess ratings")
+
+    def test_it_shows_the_top_players_and_latest_tournaments(self):
+        rated = PlayerRatingFactory(rating=1850, provisional=True)
+        tournament = TournamentFactory(name="Autumn Open")
+        TournamentFactory(name="Not yet rated", status=Tournament.Status.DRAFT)
+        response = self.client.get("/")
+        self.assertContains(response, rated.player.full_name)
+        self.assertContains(response, "1850*")
+        self.assertContains(response, tournament.name)
+        self.assertNotContains(response, "Not yet rated")
+
+    def test_it_says_so_when_there_is_nothing_yet(self):
+        response = self.client.get("/")
+        self.assertContains(response, "No player has an ORR rating yet")
+        self.assertContains(response, "No tournament has been rated yet")
+
+    def test_it_is_readable_on_a_phone(self):
+        response = self.client.get("/")
+        self.assertContains(response, 'name="viewport" content="width=device-width, initial-scale=1"')
+
+
+class RatingListTestCase(BaseTestCase):
+    def test_it_lists_players_by_rating_with_the_provisional_star(self):
+        low = PlayerRatingFactory(rating=1100)
+        high = PlayerRatingFactory(rating=1500, provisional=True)
+        response = self.client.get(reverse("ratings:list", args=["orr"]))
+        content = response.content.decode()
+        assert content.index(high.player.full_name) < content.index(low.player.full_name)
+        self.assertContains(response, 'class="provisional"')
+
+    def test_it_gives_tied_players_the_same_rank(self):
+        PlayerRatingFactory(rating=1500)
+        PlayerRatingFactory(rating=1500)
+        PlayerRatingFactory(rating=1400)
+        ranks = [row.rank for row in self.client.get("/ratings/orr/").context["table"].page.object_list.data]
+        assert ranks == [1, 1, 3]
+
+    def test_it_leaves_out_merged_duplicates_and_other_systems(self):
+        survivor = PlayerFactory()
+        merged = PlayerRatingFactory(player=PlayerFactory(merged_into=survivor))
+        other = PlayerRatingFactory(system=System.MCHESS)
+        response = self.client.get("/ratings/orr/")
+        self.assertNotContains(response, merged.player.full_name)
+        self.assertNotContains(response, other.player.full_name)
+
+    def test_it_has_a_list_for_every_system_and_no_other(self):
+        for system in System.values:
+            assert self.client.get(reverse("ratings:list", args=[system])).status_code == 200
+        assert self.client.get("/ratings/elo/").status_code == 404
+
+    def test_it_does_not_query_per_row(self):
+        PlayerRatingFactory.create_batch(3)
+        with self.assertNumQueries(2):  # the count for the paginator, then the page
+            self.client.get("/ratings/orr/")
+        PlayerRatingFactory.create_batch(20)
+        with self.assertNumQueries(2):
+            self.client.get("/ratings/orr/")
+
+
+class PlayerPageTestCase(BaseTestCase):
+    def test_it_shows_ratings_and_history(self):
+        change = RatingChangeFactory(rating_before=1200, rating_after=1231, provisional_after=True)
+        PlayerRatingFactory(player=change.player, rating=1231, provisional=True)
+        response = self.client.get(change.player.get_absolute_url())
+        self.assertContains(response, change.player.full_name)
+        self.assertContains(response, "1231*")
+        self.assertContains(response, change.tournament.name)
+
+    def test_it_links_the_fide_profile(self):
+        player = PlayerFactory(fide_id=4100018)
+        self.assertContains(self.client.get(player.get_absolute_url()), "https://ratings.fide.com/profile/4100018")
+
+    def test_it_redirects_a_merged_duplicate(self):
+        survivor = PlayerFactory()
+        duplicate = PlayerFactory(merged_into=survivor)
+        self.assertRedirects(self.client.get(duplicate.get_absolute_url()), survivor.get_absolute_url())
+
+    def test_it_answers_404_for_an_unknown_player(self):
+        assert self.client.get("/players/999999999/").status_code == 404
+
+
+class TournamentPagesTestCase(BaseTestCase):
+    def test_it_lists_public_tournaments_only(self):
+        shown = TournamentFactory(name="Rated cup")
+        hidden = TournamentFactory(name="Draft cup", status=Tournament.Status.DRAFT)
+        response = self.client.get(reverse("tournaments:list"))
+        self.assertContains(response, shown.name)
+        self.assertNotContains(response, hidden.name)
+        assert self.client.get(hidden.get_absolute_url()).status_code == 404
+
+    def test_it_shows_standings_with_points_from_the_games(self):
+        tournament = TournamentFactory()
+        a = ParticipantFactory(tournament=tournament, start_number=1)
+        b = ParticipantFactory(tournament=tournament, start_number=2)
+        GameFactory(tournament=tournament, round=1, white=a.player, black=b.player, result="0-1")
+        GameFactory(tournament=tournament, round=2, white=b.player, black=a.player, result="1/2-1/2")
+        response = self.client.get(tournament.get_absolute_url())
+        rows = response.context["standings"]
+        assert [(row["player"], row["points"]) for row in rows] == [(b.player, 1.5), (a.player, 0.5)]
+
+    def test_it_does_not_query_per_participant(self):
+        tournament = TournamentFactory()
+        for number in range(1, 4):
+            ParticipantFactory(tournament=tournament, start_number=number)
+        with self.assertNumQueries(3):
+            self.client.get(tournament.get_absolute_url())
+        for number in range(4, 30):
+            ParticipantFactory(tournament=tournament, start_number=number)
+        with self.assertNumQueries(3):
+            self.client.get(tournament.get_absolute_url())
+
+
+class ArbiterAreaTestCase(BaseTestCase):
+    def test_it_sends_the_anonymous_to_the_login_page(self):
+        response = self.client.get(reverse("arbiter:home"))
+        self.assertRedirects(response, f"{reverse('login')}?next={reverse('arbiter:home')}")
+
+    def test_it_shows_an_arbiter_his_own_tournaments_only(self):
+        own = TournamentFactory(name="Own cup", chief_arbiter=self.arbiter)
+        helped = TournamentFactory(name="Helped cup", chief_arbiter=self.other_arbiter)
+        helped.co_arbiters.add(self.arbiter)
+        foreign = TournamentFactory(name="Foreign cup", chief_arbiter=self.other_arbiter)
+        self.login(self.arbiter)
+        response = self.client.get(reverse("arbiter:home"))
+        self.assertContains(response, own.name)
+        self.assertContains(response, helped.name)
+        self.assertNotContains(response, foreign.name)
+
+    def test_it_logs_in_and_out_through_the_site_pages(self):
+        from tests.base import PASSWORD
+
+        response = self.client.post(reverse("login"), {"username": "arbiter", "password": PASSWORD}, follow=True)
+        self.assertContains(response, "Log out (arbiter)")
+        response = self.client.post(reverse("logout"), follow=True)
+        self.assertContains(response, "Log in")
+
+
+def test_it_ships_its_stylesheet_without_a_cdn():
+    from django.contrib.staticfiles import finders
+
+    assert finders.find("css/site.css")
+    base = (settings.BASE_DIR / "templates" / "base.html").read_text()
+    assert "https://" not in base.replace("https://ratings.fide.com", "")

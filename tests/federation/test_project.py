@@ -1,0 +1,67 @@
+"""Project-wide guarantees: migrations, Celery configuration, the admin bootstrap."""
+
+import io
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from federation.celery import app
+
+
+@pytest.mark.django_db
+def test_it_has_a_migration_for_every_model_change():
+    out = io.StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+    assert "No changes detected" in out.getvalue()
+
+
+def test_it_configures_celery_for_json_and_safe_retries():
+    conf = app.conf
+    assert conf.task_serializer == "json"
+    assert conf.accept_content == ["json"]
+    assert conf.task_acks_late is True
+    assert conf.task_reject_on_worker_lost is True
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.task_time_limit > conf.task_soft_time_limit > 0
+    assert conf.timezone == "UTC"
+    assert isinstance(conf.beat_schedule, dict)
+
+
+def test_it_runs_tasks_eagerly_without_a_broker():
+    if settings.CELERY_BROKER_URL == "memory://":
+        assert app.conf.task_always_eager is True
+    else:
+        assert app.conf.task_always_eager is False
+
+
+@pytest.mark.django_db
+def test_it_creates_the_admin_once_and_prints_the_password_once(monkeypatch):
+    monkeypatch.delenv("ADMIN_PASSWORD", raising=False)
+    out = io.StringIO()
+    call_command("ensure_admin", stdout=out)
+    password = out.getvalue().split("password: ")[1].split()[0]
+    admin = get_user_model().objects.get(username="admin")
+    assert admin.is_superuser
+    assert admin.check_password(password)
+    again = io.StringIO()
+    call_command("ensure_admin", stdout=again)
+    assert "exists already" in again.getvalue()
+    assert password not in again.getvalue()
+
+
+@pytest.mark.django_db
+def test_it_takes_the_admin_password_from_the_environment(monkeypatch):
+    monkeypatch.setenv("ADMIN_PASSWORD", "from-the-environment-42")
+    out = io.StringIO()
+    call_command("ensure_admin", stdout=out)
+    assert "from-the-environment-42" not in out.getvalue()
+    assert get_user_model().objects.get(username="admin").check_password("from-the-environment-42")
+
+
+def test_it_keeps_private_files_out_of_static_and_media():
+    private = settings.STORAGES["private"]["OPTIONS"]
+    assert private["base_url"] is None
+    assert str(private["location"]) != str(settings.MEDIA_ROOT)
+    assert str(settings.STATIC_ROOT) not in str(private["location"])

@@ -1,0 +1,47 @@
+import datetime
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from ratings.models import RatingList, System
+from tests.ratings.factories import PlayerRatingFactory, RatingChangeFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_refused(factory, **kwargs):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        factory(**kwargs)
+
+
+def test_it_keeps_one_rating_change_per_player_tournament_and_system():
+    change = RatingChangeFactory()
+    assert_refused(RatingChangeFactory, player=change.player, tournament=change.tournament, system=change.system)
+    RatingChangeFactory(player=change.player, tournament=change.tournament, system=System.MCHESS)
+
+
+def test_it_keeps_one_current_rating_per_player_and_system():
+    rating = PlayerRatingFactory()
+    assert_refused(PlayerRatingFactory, player=rating.player, system=rating.system)
+
+
+def test_it_refuses_ratings_out_of_range():
+    assert_refused(PlayerRatingFactory, rating=20001)
+    assert_refused(RatingChangeFactory, rating_after=-1)
+    assert_refused(RatingChangeFactory, score=-1)
+
+
+def test_it_marks_provisional_ratings_with_a_star():
+    assert PlayerRatingFactory(rating=1345, provisional=True).display == "1345*"
+    assert PlayerRatingFactory(rating=1345, provisional=False).display == "1345"
+
+
+def test_it_computes_the_change_only_when_both_ratings_exist():
+    assert RatingChangeFactory(rating_before=1200, rating_after=1185).delta == -15
+    assert RatingChangeFactory(rating_before=None, rating_after=1100).delta is None
+
+
+def test_it_publishes_one_list_per_system_and_month_on_the_first():
+    RatingList.objects.create(system=System.ORR, month=datetime.date(2026, 11, 1))
+    assert_refused(RatingList.objects.create, system=System.ORR, month=datetime.date(2026, 11, 1))
+    assert_refused(RatingList.objects.create, system=System.MCHESS, month=datetime.date(2026, 11, 15))
