@@ -1,0 +1,119 @@
+"""What every engine shares: game records, scores in half points, exact rounding.
+
+Rounding follows the specification everywhere: arithmetic rounding, half away
+from zero, never Python's banker's round(). Where a value is rational (a mean,
+a ratio of integers) it is computed exactly with integers or Fractions, so that
+a true .5 is never seen as .4999999; only values that are irrational by nature
+(logarithms, powers) are floats, and those are never exactly .5.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Hashable
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+PlayerId = Hashable
+
+WHITE_WINS = "1-0"
+DRAW = "1/2-1/2"
+BLACK_WINS = "0-1"
+NO_RESULT = "0-0"
+
+PLAYED = "played"
+# White's score in half points for each result of a played game.
+_WHITE_HALF_POINTS = {WHITE_WINS: 2, DRAW: 1, BLACK_WINS: 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One pairing of a round. Only kind 'played' is ever rated; the rest are shown, not rated."""
+
+    round: int
+    white: PlayerId
+    black: PlayerId | None
+    result: str
+    kind: str = PLAYED
+
+    @property
+    def is_rated(self) -> bool:
+        return self.kind == PLAYED and self.black is not None
+
+    @property
+    def white_half_points(self) -> int:
+        return _WHITE_HALF_POINTS[self.result]
+
+
+def rated_games(games) -> list[Game]:
+    """The played games, validated: a rated game needs two players and a real result."""
+    out = []
+    for game in games:
+        if not game.is_rated:
+            continue
+        if game.result not in _WHITE_HALF_POINTS:
+            raise ValueError(f"round {game.round}: a played game cannot have the result {game.result!r}")
+        if game.white == game.black:
+            raise ValueError(f"round {game.round}: player {game.white!r} cannot play himself")
+        out.append(game)
+    return out
+
+
+def round_half_up(value: int | Fraction | Decimal | float) -> int:
+    """round(x) of the specification: to the nearest integer, halves away from zero."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Fraction):
+        magnitude = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
+        return magnitude if value >= 0 else -magnitude
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"cannot round {value}")
+        # repr() is the shortest decimal that reads back as this float: 2.675 stays 2.675.
+        value = Decimal(repr(value))
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def round_to(value: Fraction | Decimal | float | int, places: int) -> Decimal:
+    """Round half away from zero to `places` decimals, as a Decimal (for display and storage)."""
+    if isinstance(value, Fraction):
+        scaled = value * 10**places
+        return Decimal(round_half_up(scaled)).scaleb(-places)
+    if isinstance(value, float):
+        value = Decimal(repr(value))
+    return Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def floor_log10(value: Fraction | int) -> int:
+    """[lg x] for x >= 1, exactly (floats get lg(1000) right but not every power of ten)."""
+    whole = math.floor(value)
+    if whole < 1:
+        raise ValueError(f"[lg x] is only used for x >= 1, not {value}")
+    return len(str(whole)) - 1
+
+
+def log10_rational(value: Fraction) -> float | int:
+    """lg of a positive rational: an exact integer for powers of ten, otherwise a float."""
+    if value <= 0:
+        raise ValueError(f"lg is undefined for {value}")
+    num, den = value.numerator, value.denominator
+    if num == 1 and _is_power_of_ten(den):
+        return -(len(str(den)) - 1)
+    if den == 1 and _is_power_of_ten(num):
+        return len(str(num)) - 1
+    return math.log10(num / den)
+
+
+def _is_power_of_ten(number: int) -> bool:
+    text = str(number)
+    return text[0] == "1" and text.count("0") == len(text) - 1
+
+
+def half_points_to_score(half_points: int) -> Fraction:
+    return Fraction(half_points, 2)
+
+
+def first_of_month(day: datetime.date) -> datetime.date:
+    return day.replace(day=1)

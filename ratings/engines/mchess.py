@@ -1,0 +1,186 @@
+"""Mchess: a modified Elo on a scale of about 10 x FIDE (../shared/spec/mchess-playchess.md).
+
+Per game, with Rh >= Rl and S the lower-rated player's score:
+
+    LRP = 1 / (2 + (Rh - Rl)^2 / 10^6),   change = W (S - LRP)
+    Rh_new = Rh - change,  Rl_new = Rl + change
+
+The change is a ratio of integers, so it is computed exactly and rounded once,
+half away from zero; both players move by that same whole number, so a game
+never creates or destroys rating points (except at the floor 0 and the cap
+20 000). This equals rounding each new rating separately in every case but one:
+a change ending in exactly .5, where rounding both new ratings "half up" would
+mint a point out of nothing.
+
+Games are applied round by round: every game of a round uses the ratings from
+before that round. Only played games are rated.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ratings.engines.common import Game, PlayerId, rated_games, round_half_up
+
+FLOOR = 0
+CAP = 20_000
+DEFAULT_WEIGHT = 250
+COMPUTER_INITIAL = 1000
+NEW_PLAYER_INITIAL = 0
+FIDE_FACTOR = 10
+INACTIVITY_DAYS = 30
+_SCALE = 10**6
+
+
+def initial_rating(*, computer: bool = False, fide_rating: int | None = None) -> int:
+    """0 for a new player, 1000 for a computer, 10 x FIDE after an approved import."""
+    if fide_rating is not None:
+        return min(CAP, FIDE_FACTOR * fide_rating)
+    return COMPUTER_INITIAL if computer else NEW_PLAYER_INITIAL
+
+
+def lrp(higher: int, lower: int) -> Fraction:
+    """The lower-rated player's expected score."""
+    return Fraction(_SCALE, 2 * _SCALE + (higher - lower) ** 2)
+
+
+def game_change(weight: int, higher: int, lower: int, lower_half_points: int) -> int:
+    """round(W (S - LRP)): what the lower-rated player gains (and the higher one loses).
+
+    Exactly, with integers: W (S - LRP) = W (S (2e6 + d^2) - 1e6) / (2e6 + d^2), S = hp / 2.
+    """
+    denominator = 2 * (2 * _SCALE + (higher - lower) ** 2)
+    numerator = weight * (lower_half_points * (2 * _SCALE + (higher - lower) ** 2) - 2 * _SCALE)
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return magnitude if numerator >= 0 else -magnitude
+
+
+def clamp(rating: int) -> int:
+    return min(CAP, max(FLOOR, rating))
+
+
+@dataclass(frozen=True, slots=True)
+class GameDelta:
+    round: int
+    opponent: PlayerId
+    rating_before: int
+    opponent_rating: int
+    half_points: int
+    delta: int  # this player's change, after the floor and cap
+
+    @property
+    def lrp(self) -> Fraction:
+        """The LRP of the pair: the lower-rated player's expected score."""
+        return lrp(max(self.rating_before, self.opponent_rating), min(self.rating_before, self.opponent_rating))
+
+    def as_dict(self) -> dict:
+        return {
+            "round": self.round,
+            "opponent": self.opponent,
+            "rating": self.rating_before,
+            "opponent_rating": self.opponent_rating,
+            "score": str(Fraction(self.half_points, 2)),
+            "LRP": f"{float(self.lrp):.4f}",
+            "delta": self.delta,
+        }
+
+
+@dataclass(slots=True)
+class MchessPlayerResult:
+    id: PlayerId
+    rating_before: int
+    rating_after: int
+    games: int = 0
+    half_points: int = 0
+    deltas: list[GameDelta] = field(default_factory=list)
+
+    def details(self, weight: int) -> dict:
+        return {"W": weight, "games": [d.as_dict() for d in self.deltas]}
+
+
+def rate_tournament(
+    ratings: Mapping[PlayerId, int], games: Iterable[Game], *, weight: int = DEFAULT_WEIGHT
+) -> dict[PlayerId, MchessPlayerResult]:
+    """Rate one tournament. `ratings` holds every participant's Mchess rating at its start."""
+    if weight <= 0:
+        raise ValueError("the weight W must be positive")
+    current = dict(ratings)
+    results = {pid: MchessPlayerResult(pid, rating, rating) for pid, rating in current.items()}
+    by_round: dict[int, list[Game]] = defaultdict(list)
+    for game in rated_games(games):
+        for pid in (game.white, game.black):
+            if pid not in current:
+                raise ValueError(f"round {game.round}: player {pid!r} has no Mchess rating at the start")
+        by_round[game.round].append(game)
+
+    for rnd in sorted(by_round):
+        before = dict(current)
+        seen: set[PlayerId] = set()
+        for game in by_round[rnd]:
+            for pid in (game.white, game.black):
+                if pid in seen:
+                    raise ValueError(f"round {rnd}: player {pid!r} has two games")
+                seen.add(pid)
+            _apply(game, before, current, results, weight)
+    return results
+
+
+def _apply(game: Game, before, current, results, weight: int) -> None:
+    white, black = game.white, game.black
+    rw, rb = before[white], before[black]
+    hw = game.white_half_points
+    # White is "lower" when ratings are equal: the formula is symmetric then.
+    if rw <= rb:
+        change = game_change(weight, rb, rw, hw)
+        dw, db = change, -change
+    else:
+        change = game_change(weight, rw, rb, 2 - hw)
+        dw, db = -change, change
+    new_w, new_b = clamp(rw + dw), clamp(rb + db)
+    current[white], current[black] = new_w, new_b
+    for pid, opp, mine, theirs, hp, new in ((white, black, rw, rb, hw, new_w), (black, white, rb, rw, 2 - hw, new_b)):
+        result = results[pid]
+        result.deltas.append(GameDelta(game.round, opp, mine, theirs, hp, new - mine))
+        result.games += 1
+        result.half_points += hp
+        result.rating_after = new
+
+
+# --- The monthly inactivity penalty ----------------------------------------------------------
+
+
+def penalised(rating: int) -> int:
+    """R - R^2 / 1.44e6, rounded, floored at 0."""
+    return max(FLOOR, round_half_up(rating - Fraction(rating * rating, 1_440_000)))
+
+
+def is_inactive(last_active: datetime.date | None, month: datetime.date) -> bool:
+    """Inactive at 00:01 UTC on the 1st of `month`: the last rated game is more than 30 days back.
+
+    Game dates carry no time of day, so the gap is counted in whole days from the day of
+    the last game to the 1st: 31 days or more is inactive. On 1 November a player whose
+    last game was on 1 October (31 days) is penalised; one who played on 2 October
+    (30 days) is not. A player who never played a rated game is inactive.
+    """
+    if month.day != 1:
+        raise ValueError("the penalty runs on the first day of a month")
+    if last_active is None:
+        return True
+    return (month - last_active).days > INACTIVITY_DAYS
+
+
+def inactivity_penalty(
+    ratings: Mapping[PlayerId, int], last_active: Mapping[PlayerId, datetime.date | None], month: datetime.date
+) -> dict[PlayerId, tuple[int, int]]:
+    """The penalty of one month: {player: (before, after)} for each player whose rating changes."""
+    changes = {}
+    for pid, rating in ratings.items():
+        if is_inactive(last_active.get(pid), month):
+            after = penalised(rating)
+            if after != rating:
+                changes[pid] = (rating, after)
+    return changes
