@@ -445,7 +445,7 @@ def rate_tournament(tournament: OrrTournament) -> OrrTournamentResult:
     kt = coefficient.kt
 
     # 2.2 Corridors and start estimates of the newcomers.
-    for pid, result in results.items():
+    for result in results.values():
         if result.category == NEWCOMER:
             result.corridor = corridor(kt, result.yavg, result.games)
             result.rs = start_estimate(result.corridor, result.games, result.half_points)
