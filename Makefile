@@ -29,6 +29,9 @@ lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+bench: $(VENV)/.runtime
+	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
+
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker --loglevel=INFO --concurrency=1
 

@@ -25,7 +25,7 @@ NO_RESULT = "0-0"
 
 PLAYED = "played"
 # White's score in half points for each result of a played game.
-_WHITE_HALF_POINTS = {WHITE_WINS: 2, DRAW: 1, BLACK_WINS: 0}
+WHITE_HALF_POINTS = {WHITE_WINS: 2, DRAW: 1, BLACK_WINS: 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class Game:
 
     @property
     def white_half_points(self) -> int:
-        return _WHITE_HALF_POINTS[self.result]
+        return WHITE_HALF_POINTS[self.result]
 
 
 def rated_games(games) -> list[Game]:
@@ -53,12 +53,30 @@ def rated_games(games) -> list[Game]:
     for game in games:
         if not game.is_rated:
             continue
-        if game.result not in _WHITE_HALF_POINTS:
+        if game.result not in WHITE_HALF_POINTS:
             raise ValueError(f"round {game.round}: a played game cannot have the result {game.result!r}")
         if game.white == game.black:
             raise ValueError(f"round {game.round}: player {game.white!r} cannot play himself")
         out.append(game)
     return out
+
+
+def games_by_player(games, participants) -> dict[PlayerId, list[tuple[int, PlayerId, int]]]:
+    """Each participant's rated games as (round, opponent, own half points)."""
+    played: dict[PlayerId, list[tuple[int, PlayerId, int]]] = {}
+    for game in games:
+        if game.kind != PLAYED or game.black is None:
+            continue
+        white, black = game.white, game.black
+        hp = WHITE_HALF_POINTS.get(game.result)
+        if hp is None or white == black:
+            rated_games([game])  # raises the message for this game
+        if white not in participants or black not in participants:
+            stranger = white if white not in participants else black
+            raise ValueError(f"round {game.round}: player {stranger!r} is not a participant")
+        played.setdefault(white, []).append((game.round, black, hp))
+        played.setdefault(black, []).append((game.round, white, 2 - hp))
+    return played
 
 
 def round_half_up(value: int | Fraction | Decimal | float) -> int:
@@ -71,7 +89,12 @@ def round_half_up(value: int | Fraction | Decimal | float) -> int:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"cannot round {value}")
-        # repr() is the shortest decimal that reads back as this float: 2.675 stays 2.675.
+        floor = math.floor(value)
+        fraction = value - floor
+        if abs(fraction - 0.5) > 1e-9:
+            return floor + (fraction > 0.5)
+        # Near a half, decide on the decimal a person reads: repr() is the shortest decimal
+        # that reads back as this float, so 2.5 is 2.5 and 0.30000000000000004 is not a half.
         value = Decimal(repr(value))
     return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 

@@ -23,8 +23,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
-from ratings.engines.common import Game, PlayerId, rated_games, round_half_up
+from ratings.engines.common import WHITE_HALF_POINTS, Game, PlayerId, rated_games, round_half_up
 
 FLOOR = 0
 CAP = 20_000
@@ -59,12 +60,7 @@ def game_change(weight: int, higher: int, lower: int, lower_half_points: int) ->
     return magnitude if numerator >= 0 else -magnitude
 
 
-def clamp(rating: int) -> int:
-    return min(CAP, max(FLOOR, rating))
-
-
-@dataclass(frozen=True, slots=True)
-class GameDelta:
+class GameDelta(NamedTuple):
     round: int
     opponent: PlayerId
     rating_before: int
@@ -118,36 +114,39 @@ def rate_tournament(
         by_round[game.round].append(game)
 
     for rnd in sorted(by_round):
-        before = dict(current)
+        # Each player has one game a round (checked), so the ratings read below are the
+        # ratings from before the round even though games of the round are applied in turn.
         seen: set[PlayerId] = set()
         for game in by_round[rnd]:
-            for pid in (game.white, game.black):
-                if pid in seen:
-                    raise ValueError(f"round {rnd}: player {pid!r} has two games")
-                seen.add(pid)
-            _apply(game, before, current, results, weight)
+            white, black = game.white, game.black
+            if white in seen or black in seen:
+                raise ValueError(f"round {rnd}: player {white if white in seen else black!r} has two games")
+            seen.add(white)
+            seen.add(black)
+            rw, rb = current[white], current[black]
+            hw = WHITE_HALF_POINTS[game.result]
+            # White is "lower" when ratings are equal: the formula is symmetric then.
+            if rw <= rb:
+                change = game_change(weight, rb, rw, hw)
+            else:
+                change = -game_change(weight, rw, rb, 2 - hw)
+            new_w = rw + change
+            new_b = rb - change
+            new_w = FLOOR if new_w < FLOOR else CAP if new_w > CAP else new_w
+            new_b = FLOOR if new_b < FLOOR else CAP if new_b > CAP else new_b
+            current[white] = new_w
+            current[black] = new_b
+            result = results[white]
+            result.deltas.append(GameDelta(rnd, black, rw, rb, hw, new_w - rw))
+            result.games += 1
+            result.half_points += hw
+            result.rating_after = new_w
+            result = results[black]
+            result.deltas.append(GameDelta(rnd, white, rb, rw, 2 - hw, new_b - rb))
+            result.games += 1
+            result.half_points += 2 - hw
+            result.rating_after = new_b
     return results
-
-
-def _apply(game: Game, before, current, results, weight: int) -> None:
-    white, black = game.white, game.black
-    rw, rb = before[white], before[black]
-    hw = game.white_half_points
-    # White is "lower" when ratings are equal: the formula is symmetric then.
-    if rw <= rb:
-        change = game_change(weight, rb, rw, hw)
-        dw, db = change, -change
-    else:
-        change = game_change(weight, rw, rb, 2 - hw)
-        dw, db = -change, change
-    new_w, new_b = clamp(rw + dw), clamp(rb + db)
-    current[white], current[black] = new_w, new_b
-    for pid, opp, mine, theirs, hp, new in ((white, black, rw, rb, hw, new_w), (black, white, rb, rw, 2 - hw, new_b)):
-        result = results[pid]
-        result.deltas.append(GameDelta(game.round, opp, mine, theirs, hp, new - mine))
-        result.games += 1
-        result.half_points += hp
-        result.rating_after = new
 
 
 # --- The monthly inactivity penalty ----------------------------------------------------------

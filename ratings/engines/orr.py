@@ -17,7 +17,6 @@ from __future__ import annotations
 import bisect
 import datetime
 import math
-from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -28,8 +27,8 @@ from ratings.engines.common import (
     Game,
     PlayerId,
     floor_log10,
+    games_by_player,
     log10_rational,
-    rated_games,
     round_half_up,
     round_to,
 )
@@ -395,17 +394,8 @@ def rate_tournament(tournament: OrrTournament) -> OrrTournamentResult:
     participants = {p.id: p for p in tournament.participants}
     if len(participants) != len(tournament.participants):
         raise ValueError("a player is listed twice among the participants")
-    games = rated_games(tournament.games)
-
     # Each player's played games as (round, opponent, own half points).
-    played: dict[PlayerId, list[tuple[int, PlayerId, int]]] = defaultdict(list)
-    for game in games:
-        for pid in (game.white, game.black):
-            if pid not in participants:
-                raise ValueError(f"round {game.round}: player {pid!r} is not a participant")
-        hp = game.white_half_points
-        played[game.white].append((game.round, game.black, hp))
-        played[game.black].append((game.round, game.white, 2 - hp))
+    played = games_by_player(tournament.games, participants)
 
     ages = {pid: age_units(p.birth_date, p.birth_precision, tournament.start_date) for pid, p in participants.items()}
     results: dict[PlayerId, OrrPlayerResult] = {}

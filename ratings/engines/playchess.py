@@ -16,12 +16,13 @@ of ten, and those are exact too; so the seed's 1811.5 rounds to 1812 as it must.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
 
-from ratings.engines.common import Game, PlayerId, log10_rational, rated_games, round_half_up, round_to
+from ratings.engines.common import Game, PlayerId, games_by_player, log10_rational, round_half_up, round_to
 
 ESTABLISHED_GAMES = 10
 CUT_OFF = 400
@@ -46,8 +47,34 @@ def performance_difference(p: Fraction) -> int | float:
         return -800
     if p >= 1:
         return 800
-    lg = log10_rational((1 - p) / p)
+    return _difference(p.denominator - p.numerator, p.numerator)
+
+
+def _difference(lose: int, win: int) -> int | float:
+    """-400 lg(lose / win) for positive integers: exact for powers of ten."""
+    if lose == win:
+        return 0
+    lg = log10_rational(Fraction(lose, win))
     return -400 * lg
+
+
+def provisional_rating(opponents_sum: int, games: int, half_points: int) -> Fraction | float:
+    """Rp = Rc + D(p) F over `games` games: exact whenever D(p) is an integer.
+
+    With T games, H half points and O the sum of the opponents' ratings: Rc = O / T,
+    p = H / 2T, F = (T^2 + 2HT - H^2) / 2T^2, so Rp = (2T O + D (T^2 + 2HT - H^2)) / 2T^2.
+    """
+    if half_points == 0:
+        d = -800
+    elif half_points == 2 * games:
+        d = 800
+    else:
+        # p = H / 2T, so (1 - p) / p = (2T - H) / H.
+        d = _difference(2 * games - half_points, half_points)
+    f_numerator = games * games + 2 * half_points * games - half_points * half_points
+    if isinstance(d, int):
+        return Fraction(2 * games * opponents_sum + d * f_numerator, 2 * games * games)
+    return opponents_sum / games + d * f_numerator / (2 * games * games)
 
 
 def correction_factor(p: Fraction) -> Fraction:
@@ -55,6 +82,7 @@ def correction_factor(p: Fraction) -> Fraction:
     return -2 * p * p + 2 * p + Fraction(1, 2)
 
 
+@lru_cache(maxsize=65536)
 def development_coefficient(rating: int, games_before: int) -> Fraction:
     """k = r x p of the table: r by the rating Ro, p by the games Pn before the tournament."""
     if rating >= 2400:
@@ -81,8 +109,7 @@ def cut(opponent_rating: int, own_rating: int | None) -> int:
     return min(own_rating + CUT_OFF, max(own_rating - CUT_OFF, opponent_rating))
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
+class PlayedGame(NamedTuple):
     """A rated game kept for a provisional rating: the opponent as he counted then."""
 
     opponent_rating: int  # entry rating, after the cut-off of that time
@@ -119,10 +146,11 @@ class PlayChessPlayerResult:
     mode: str = PROVISIONAL
     games: int = 0
     half_points: int = 0
-    rc: Fraction | None = None  # provisional: mean opponents' rating over all games
-    p: Fraction | None = None  # provisional: the percentage over all games
-    d: int | float | None = None
-    f: Fraction | None = None
+    # Provisional: over all games so far, the sum of the opponents' ratings, the games and the
+    # half points; Rc, p, D(p) and F follow from them.
+    opponents_sum: int = 0
+    all_games: int = 0
+    all_half_points: int = 0
     k: Fraction | None = None  # established
     expected: float | Fraction | None = None  # established: sum of We
     change: float | Fraction | None = None  # established: sum of dR
@@ -130,6 +158,22 @@ class PlayChessPlayerResult:
     provisional_after: bool = True
     lines: list[tuple[int, PlayerId, int, int]] = field(default_factory=list)  # round, opponent, rating, hp
     state_after: PlayChessState | None = None
+
+    @property
+    def rc(self) -> Fraction | None:
+        return Fraction(self.opponents_sum, self.all_games) if self.all_games else None
+
+    @property
+    def p(self) -> Fraction | None:
+        return Fraction(self.all_half_points, 2 * self.all_games) if self.all_games else None
+
+    @property
+    def d(self) -> int | float | None:
+        return performance_difference(self.p) if self.all_games else None
+
+    @property
+    def f(self) -> Fraction | None:
+        return correction_factor(self.p) if self.all_games else None
 
     def details(self) -> dict:
         def num(value, places):
@@ -172,14 +216,7 @@ def rate_tournament(
 ) -> dict[PlayerId, PlayChessPlayerResult]:
     by_id = {p.id: p for p in participants}
     entry = {pid: entry_rating(p, default_entry_rating) for pid, p in by_id.items()}
-    played: dict[PlayerId, list[tuple[int, PlayerId, int]]] = defaultdict(list)
-    for game in rated_games(games):
-        for pid in (game.white, game.black):
-            if pid not in by_id:
-                raise ValueError(f"round {game.round}: player {pid!r} is not a participant")
-        hp = game.white_half_points
-        played[game.white].append((game.round, game.black, hp))
-        played[game.black].append((game.round, game.white, 2 - hp))
+    played = games_by_player(games, by_id)
 
     results = {}
     for pid, p in by_id.items():
@@ -201,28 +238,37 @@ def rate_tournament(
 def _established(p: PlayChessParticipant, result: PlayChessPlayerResult, own, entry) -> None:
     ro = p.state.rating
     result.mode = ESTABLISHED
-    result.k = development_coefficient(ro, p.state.games)
-    exact_sum = Fraction(0)
+    result.k = k = development_coefficient(ro, p.state.games)
+    # We is 1/2, 10/11 or 1/11 at D = 0, +400, -400 (exact; kept in 22nds), otherwise a float.
+    exact_22nds = 0
     float_sum = 0.0
     inexact = False
+    half_points = 0
+    low, high = ro - CUT_OFF, ro + CUT_OFF
+    lines = result.lines
     for rnd, opponent, hp in own:
-        rating = cut(entry[opponent], ro)
-        result.lines.append((rnd, opponent, rating, hp))
-        we = expectation(ro - rating)
-        if isinstance(we, Fraction):
-            exact_sum += we
+        rating = entry[opponent]
+        rating = low if rating < low else high if rating > high else rating
+        lines.append((rnd, opponent, rating, hp))
+        difference = ro - rating
+        if difference == 0:
+            exact_22nds += 11
+        elif difference == CUT_OFF:
+            exact_22nds += 20
+        elif difference == -CUT_OFF:
+            exact_22nds += 2
         else:
-            float_sum += we
+            float_sum += 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
             inexact = True
-        result.games += 1
-        result.half_points += hp
-    score = Fraction(result.half_points, 2)
+        half_points += hp
+    result.games = len(own)
+    result.half_points = half_points
     if inexact:
-        result.expected = float(exact_sum) + float_sum
-        result.change = float(result.k) * (float(score - exact_sum) - float_sum)
+        result.expected = exact_22nds / 22 + float_sum
+        result.change = float(k) * ((11 * half_points - exact_22nds) / 22 - float_sum)
     else:
-        result.expected = exact_sum
-        result.change = result.k * (score - exact_sum)
+        result.expected = Fraction(exact_22nds, 22)
+        result.change = k * Fraction(11 * half_points - exact_22nds, 22)
     result.rating_after = max(0, round_half_up(ro + result.change))
     games = p.state.games + result.games
     result.provisional_after = games < ESTABLISHED_GAMES
@@ -232,21 +278,22 @@ def _established(p: PlayChessParticipant, result: PlayChessPlayerResult, own, en
 def _provisional(p: PlayChessParticipant, result: PlayChessPlayerResult, own, entry, tournament_id) -> None:
     ro = p.state.rating
     result.mode = PROVISIONAL
-    new_games = []
+    history = list(p.state.history)
+    opponents = sum(g.opponent_rating for g in history)
+    half_points = sum(g.half_points for g in history)
+    lines = result.lines
     for rnd, opponent, hp in own:
-        rating = cut(entry[opponent], ro)
-        result.lines.append((rnd, opponent, rating, hp))
-        new_games.append(PlayedGame(rating, hp, tournament_id, rnd, opponent))
-        result.games += 1
-        result.half_points += hp
-    history = p.state.history + tuple(new_games)
+        rating = entry[opponent] if ro is None else cut(entry[opponent], ro)
+        lines.append((rnd, opponent, rating, hp))
+        history.append(PlayedGame(rating, hp, tournament_id, rnd, opponent))
+        opponents += rating
+        half_points += hp
+    result.games = len(own)
+    result.half_points = sum(hp for _, _, hp in own)
     total = len(history)
-    result.rc = Fraction(sum(g.opponent_rating for g in history), total)
-    result.p = Fraction(sum(g.half_points for g in history), 2 * total)
-    result.d = performance_difference(result.p)
-    result.f = correction_factor(result.p)
-    value = result.rc + (result.d * result.f if isinstance(result.d, int) else result.d * float(result.f))
-    result.rating_after = max(0, round_half_up(value))
+    history = tuple(history)
+    result.opponents_sum, result.all_games, result.all_half_points = opponents, total, half_points
+    result.rating_after = max(0, round_half_up(provisional_rating(opponents, total, half_points)))
     games = p.state.games + result.games
     result.provisional_after = games < ESTABLISHED_GAMES
     result.state_after = PlayChessState(result.rating_after, games, () if not result.provisional_after else history)

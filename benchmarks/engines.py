@@ -1,0 +1,196 @@
+"""Speed of the pure rating engines, next to a plain Elo loop over the same games.
+
+    python -m benchmarks.engines [--games 1000000] [--players 100000] [--seed 1]
+
+Targets (../shared/spec/design.md): a 300-player, 9-round Swiss rated by ORR in under
+50 ms; GCR over 1,000,000 games in under 10 s; Mchess and PlayChess over 1,000,000 games
+in under 5 s each. Timings are wall-clock on this machine, best of several runs for the
+small case, one run for the large ones; data generation is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+
+from ratings.engines import gcr, mchess, orr
+from ratings.engines import playchess as pc
+from ratings.engines.common import Game
+
+RESULTS = ("1-0", "1/2-1/2", "0-1")
+
+
+def play(rng: random.Random, white_strength: float, black_strength: float) -> str:
+    expected = 1 / (1 + 10 ** ((black_strength - white_strength) / 400))
+    draw = 0.3
+    roll = rng.random()
+    if roll < expected * (1 - draw):
+        return "1-0"
+    if roll < expected * (1 - draw) + draw:
+        return "1/2-1/2"
+    return "0-1"
+
+
+def swiss(rng: random.Random, strengths: list[float], rounds: int, first_round: int = 1) -> list[Game]:
+    """A simple Swiss: sort by score then strength, pair neighbours who have not met."""
+    players = list(range(len(strengths)))
+    score = dict.fromkeys(players, 0.0)
+    met: set[tuple[int, int]] = set()
+    games = []
+    for rnd in range(first_round, first_round + rounds):
+        order = sorted(players, key=lambda p: (-score[p], -strengths[p]))
+        if len(order) % 2:
+            score[order.pop()] += 1  # the bye
+        while order:
+            a = order.pop(0)
+            partner = next((b for b in order if (a, b) not in met), order[0])
+            order.remove(partner)
+            met.update({(a, partner), (partner, a)})
+            white, black = (a, partner) if rng.random() < 0.5 else (partner, a)
+            result = play(rng, strengths[white], strengths[black])
+            games.append(Game(rnd, white, black, result))
+            hp = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[result]
+            score[white] += hp
+            score[black] += 1 - hp
+    return games
+
+
+def orr_swiss_case(seed: int):
+    """300 players: 200 established, 40 provisional, 60 newcomers; children and adults."""
+    rng = random.Random(seed)
+    start = datetime.date(2026, 7, 1)
+    strengths = [rng.gauss(1400, 350) for _ in range(300)]
+    participants = []
+    for pid, strength in enumerate(strengths):
+        birth = start - datetime.timedelta(days=rng.randint(6 * 365, 40 * 365))
+        kind = rng.random()
+        if kind < 0.66:
+            state = orr.OrrState(max(0, round(strength)))
+        elif kind < 0.8:
+            stored = tuple(orr.StoredGame(rng.randint(800, 1800), rng.choice((1, 2))) for _ in range(5))
+            state = orr.OrrState(max(0, round(strength)), True, stored, 1)
+        else:
+            state = orr.OrrState()
+        participants.append(orr.OrrParticipant(pid, state, birth_date=birth))
+    games = swiss(rng, strengths, 9)
+    return orr.OrrTournament(start, tuple(participants), tuple(games))
+
+
+def federation_games(seed: int, games: int, players: int, per_tournament: int = 100, rounds: int = 5):
+    """A stream of tournaments (Swiss, rounds of `per_tournament` / 2 boards) covering `games` games."""
+    rng = random.Random(seed)
+    strengths = [rng.gauss(1500, 300) for _ in range(players)]
+    tournaments = []
+    total = 0
+    size = per_tournament * 2 // rounds
+    while total < games:
+        field = rng.sample(range(players), size)
+        local = swiss(rng, [strengths[p] for p in field], rounds)
+        tournament = [Game(g.round, field[g.white], field[g.black], g.result) for g in local]
+        tournaments.append(tournament)
+        total += len(tournament)
+    return tournaments, total
+
+
+def timed(function, *args, repeat: int = 1):
+    best = None
+    out = None
+    for _ in range(repeat):
+        began = time.perf_counter()
+        out = function(*args)
+        elapsed = time.perf_counter() - began
+        best = elapsed if best is None else min(best, elapsed)
+    return best, out
+
+
+def run_orr_swiss(seed: int, repeat: int) -> float:
+    case = orr_swiss_case(seed)
+    orr.pd_cents.cache_clear()
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        orr.rate_tournament(case)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+def run_mchess(tournaments) -> None:
+    ratings: dict[int, int] = defaultdict(int)
+    for games in tournaments:
+        start = {}
+        for g in games:
+            start[g.white] = ratings[g.white]
+            start[g.black] = ratings[g.black]
+        for pid, result in mchess.rate_tournament(start, games).items():
+            ratings[pid] = result.rating_after
+
+
+def run_playchess(tournaments) -> None:
+    states: dict[int, pc.PlayChessState] = {}
+    for games in tournaments:
+        ids = {g.white for g in games} | {g.black for g in games}
+        participants = [pc.PlayChessParticipant(pid, states.get(pid, pc.PlayChessState())) for pid in ids]
+        for pid, result in pc.rate_tournament(participants, games).items():
+            states[pid] = result.state_after
+
+
+def run_gcr(tournaments) -> None:
+    gcr.rate((g.white, g.black, g.white_half_points) for games in tournaments for g in games)
+
+
+def run_elo(tournaments) -> None:
+    """The reference: the plainest per-game Elo update with K 20, no rounding rules."""
+    ratings: dict[int, float] = defaultdict(lambda: 1500.0)
+    score = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
+    for games in tournaments:
+        for g in games:
+            rw, rb = ratings[g.white], ratings[g.black]
+            expected = 1 / (1 + 10 ** ((rb - rw) / 400))
+            change = 20 * (score[g.result] - expected)
+            ratings[g.white] = rw + change
+            ratings[g.black] = rb - change
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=20, help="runs of the 300-player Swiss (median)")
+    args = parser.parse_args(argv)
+
+    print(f"# Engine benchmark: Python {platform.python_version()}, {platform.machine()}, seed {args.seed}")
+    swiss_time = run_orr_swiss(args.seed, args.repeat)
+    rows = [("ORR: 300 players, 9 rounds", swiss_time, 1350, 0.050)]
+
+    began = time.perf_counter()
+    tournaments, total = federation_games(args.seed, args.games, args.players)
+    print(f"# generated {total:,} games in {len(tournaments):,} tournaments in {time.perf_counter() - began:.1f} s")
+    for name, function, target in (
+        ("Elo reference loop", run_elo, None),
+        ("Mchess", run_mchess, 5.0),
+        ("PlayChess", run_playchess, 5.0),
+        ("GCR (holistic, two passes)", run_gcr, 10.0),
+    ):
+        elapsed, _ = timed(function, tournaments)
+        rows.append((f"{name}: {total:,} games", elapsed, total, target))
+
+    print()
+    print("| measure | time | games/s | target | met |")
+    print("|---|---|---|---|---|")
+    for name, elapsed, games, target in rows:
+        shown = f"{elapsed * 1000:.1f} ms" if elapsed < 1 else f"{elapsed:.2f} s"
+        goal = "" if target is None else (f"< {target * 1000:.0f} ms" if target < 1 else f"< {target:.0f} s")
+        met = "" if target is None else ("yes" if elapsed < target else "**no**")
+        print(f"| {name} | {shown} | {games / elapsed:,.0f} | {goal} | {met} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
