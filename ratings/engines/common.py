@@ -81,12 +81,13 @@ def games_by_player(games, participants) -> dict[PlayerId, list[tuple[int, Playe
 
 def round_half_up(value: int | Fraction | Decimal | float) -> int:
     """round(x) of the specification: to the nearest integer, halves away from zero."""
-    if isinstance(value, int):
+    kind = type(value)
+    if kind is int:
         return value
-    if isinstance(value, Fraction):
+    if kind is Fraction:
         magnitude = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
         return magnitude if value >= 0 else -magnitude
-    if isinstance(value, float):
+    if kind is float:
         if not math.isfinite(value):
             raise ValueError(f"cannot round {value}")
         floor = math.floor(value)
@@ -96,7 +97,11 @@ def round_half_up(value: int | Fraction | Decimal | float) -> int:
         # Near a half, decide on the decimal a person reads: repr() is the shortest decimal
         # that reads back as this float, so 2.5 is 2.5 and 0.30000000000000004 is not a half.
         value = Decimal(repr(value))
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    elif isinstance(value, int):  # bool and other int subclasses
+        return int(value)
+    elif isinstance(value, Fraction):
+        return round_half_up(Fraction(value.numerator, value.denominator))
+    return int(Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def round_to(value: Fraction | Decimal | float | int, places: int) -> Decimal:

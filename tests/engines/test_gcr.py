@@ -39,7 +39,7 @@ def test_it_orders_the_zig_zag_by_diagonals():
     original = gcr._pass
 
     def spy(visits, size):
-        visited.append([(i, j) for i, j, _, _ in visits])
+        visited.append([(i, j) for i, j, *_ in visits])
         return original(visits, size)
 
     gcr._pass = spy
@@ -63,6 +63,10 @@ def test_it_measures_accuracy_of_the_final_ratings():
     # Final 1518.18 vs 1481.82: expected 36.36 / 8 + 50 = 54.55 % for X, who won.
     assert result.accuracy == pytest.approx(54.545, abs=0.01)
     assert result.players["X"].accuracy == pytest.approx(54.545, abs=0.01)
+    # Y lost: the final ratings gave that loss the same 54.55 %.
+    assert result.players["Y"].accuracy == pytest.approx(54.545, abs=0.01)
+    drawn = gcr.rate([("X", "Y", 1)])
+    assert drawn.accuracy == pytest.approx(100.0)  # equal ratings: a draw is what they predict
     assert result.games == 1
 
 
