@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from operator import itemgetter
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ratings.engines.common import PlayerId
 
@@ -99,8 +99,8 @@ def rate(games: Iterable[tuple[PlayerId, PlayerId, int]]) -> GcrResult:
     pairs = [pairs[k] for k in sorted(range(len(pairs)), key=keys.__getitem__)]
     # What the pass needs per visit: p1, p2, n, p1's actual percentage, 4n / (n + 10).
     visits = [
-        (i, j, w + d + l, 100 * (w + d / 2) / (w + d + l), 4 * (w + d + l) / (w + d + l + GAMES_WEIGHT))
-        for i, j, w, d, l in pairs
+        (i, j, n, 100 * (won + drawn / 2) / n, 4 * n / (n + GAMES_WEIGHT))
+        for i, j, won, drawn, n in ((i, j, won, drawn, won + drawn + lost) for i, j, won, drawn, lost in pairs)
     ]
 
     # 5-6. Two passes.
