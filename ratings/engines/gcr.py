@@ -54,68 +54,63 @@ class GcrResult:
     games: int
 
 
-def _expected(diff: float) -> float:
-    """p1's expected percentage: diff / 8 + 50, clipped to [0, 100]."""
-    value = diff / 8 + 50
-    return 0.0 if value < 0 else 100.0 if value > 100 else value
-
-
 def rate(games: Iterable[tuple[PlayerId, PlayerId, int]]) -> GcrResult:
     """Rate every game, each given as (player a, player b, a's score in half points: 2, 1 or 0).
 
     The work is done column by column with list comprehensions and Counters, which run
     at C speed, leaving plain Python loops only for the two passes themselves.
     """
-    # 1. Pairwise table: wins, draws and losses of the lower id against the higher id.
+    # 1. Pairwise results, each pair keyed (lower id, higher id): games, wins, draws.
     canonical = [(a, b, hp) if a < b else (b, a, 2 - hp) for a, b, hp in games]
-    table: dict[tuple, list[int]] = {}
-    for (a, b, half_points), count in Counter(canonical).items():
+    for a, b, _ in canonical:
         if a == b:
             raise ValueError(f"player {a!r} cannot play himself")
-        entry = table.get((a, b))
-        if entry is None:
-            entry = table[(a, b)] = [0, 0, 0]
-        entry[2 - half_points] += count  # index 0: a won, 1: drawn, 2: b won
+    pair_games = Counter(map(itemgetter(0, 1), canonical))
+    pair_wins = Counter([(a, b) for a, b, hp in canonical if hp == 2])
+    pair_draws = Counter([(a, b) for a, b, hp in canonical if hp == 1])
 
     # 2-3. Players sorted by games, wins, distinct opponents (descending), then id.
     games_of = Counter(map(itemgetter(0), canonical))
     games_of.update(map(itemgetter(1), canonical))
     wins_of = Counter([a if hp == 2 else b for a, b, hp in canonical if hp != 1])
-    opponents_of = Counter(map(itemgetter(0), table))
-    opponents_of.update(map(itemgetter(1), table))
+    opponents_of = Counter(map(itemgetter(0), pair_games))
+    opponents_of.update(map(itemgetter(1), pair_games))
     order = sorted(games_of, key=lambda pid: (-games_of[pid], -wins_of[pid], -opponents_of[pid], pid))
     size = len(order)
     index = {pid: position for position, pid in enumerate(order)}
 
     # 4. The zig-zag. Each pair is turned so that p1 comes first in the order (i < j); its
     # place in the pass is one integer: the diagonal d = j - i, then i upwards on odd
-    # diagonals and downwards on even ones.
+    # diagonals and downwards on even ones. A visit carries what the pass needs:
+    # p1, p2, n, p1's actual percentage, and 4n / (n + 10).
     width = size + 1
-    pairs = []  # (i, j, p1 won, drawn, p1 lost)
-    for (a, b), (won, drawn, lost) in table.items():
-        i, j = index[a], index[b]
-        pairs.append((i, j, won, drawn, lost) if i < j else (j, i, lost, drawn, won))
-    keys = [(j - i) * width + (i if (j - i) % 2 else size - i) for i, j, _, _, _ in pairs]
-    pairs = [pairs[k] for k in sorted(range(len(pairs)), key=keys.__getitem__)]
-    # What the pass needs per visit: p1, p2, n, p1's actual percentage, 4n / (n + 10).
-    visits = [
-        (i, j, n, 100 * (won + drawn / 2) / n, 4 * n / (n + GAMES_WEIGHT))
-        for i, j, won, drawn, n in ((i, j, won, drawn, won + drawn + lost) for i, j, won, drawn, lost in pairs)
-    ]
+    visits, keys, outcomes = [], [], []
+    for pair, n in pair_games.items():
+        won = pair_wins.get(pair, 0)
+        drawn = pair_draws.get(pair, 0)
+        i = index[pair[0]]
+        j = index[pair[1]]
+        if i > j:
+            i, j, won = j, i, n - won - drawn
+        d = j - i
+        visits.append((i, j, n, 100 * (won + drawn / 2) / n, 4 * n / (n + GAMES_WEIGHT)))
+        keys.append(d * width + (i if d & 1 else size - i))
+        outcomes.append((i, j, won, drawn, n - won - drawn))
+    visits = [visits[k] for k in sorted(range(len(keys)), key=keys.__getitem__)]
 
     # 5-6. Two passes.
     gcr1 = _pass(visits, size)
     visits.reverse()
     gcr2 = _pass(visits, size)
 
-    # 7. Accuracy: the probability the final ratings gave to each actual result.
+    # 7. Accuracy: the probability the final ratings gave to each actual result; the same
+    # number for both players of a game.
     final = [(x + y) / 2 for x, y in zip(gcr1, gcr2, strict=True)]
     hit = [0.0] * size
-    for i, j, won, drawn, lost in pairs:
-        e = _expected(final[i] - final[j]) / 100
-        draw_probability = 1 - abs(0.5 - e)
-        # The same number for both players: the probability of what actually happened.
-        probability = won * e + drawn * draw_probability + lost * (1 - e)
+    for i, j, won, drawn, lost in outcomes:
+        e = (final[i] - final[j]) / 800 + 0.5
+        e = 0.0 if e < 0 else 1.0 if e > 1 else e
+        probability = won * e + drawn * (1 - abs(0.5 - e)) + lost * (1 - e)
         hit[i] += probability
         hit[j] += probability
     total_games = len(canonical)

@@ -262,8 +262,9 @@ class OrrState:
 class OrrParticipant:
     id: PlayerId
     state: OrrState = OrrState()
-    # A FIDE rating the calculation may use: a FIDE-rated tournament, or an approved import.
-    fide_rating: int | None = None
+    fide_rating: int | None = None  # the FIDE rating in the tournament's file
+    # A FIDE rating the federation approved (FIDE-rating import application).
+    approved_fide_rating: int | None = None
     birth_date: datetime.date | None = None
     birth_precision: str = "day"  # "day", "year" or "unknown"
     guest: bool = False
@@ -275,6 +276,13 @@ class OrrTournament:
     participants: tuple[OrrParticipant, ...]
     games: tuple[Game, ...]
     id: Hashable | None = None
+    fide_rated: bool = False  # the FIDE ratings in the file count as ratings for the calculation
+
+    def usable_fide_rating(self, p: OrrParticipant) -> int | None:
+        """2.2: the file's FIDE rating in a FIDE-rated tournament, otherwise an approved one."""
+        if self.fide_rated and p.fide_rating:
+            return p.fide_rating
+        return p.approved_fide_rating
 
 
 ESTABLISHED = "established"
@@ -406,9 +414,9 @@ def rate_tournament(tournament: OrrTournament) -> OrrTournamentResult:
         if state.rating is not None:
             category = PROVISIONAL if state.provisional else ESTABLISHED
             base[pid] = state.rating
-        elif p.fide_rating is not None:
+        elif (fide := tournament.usable_fide_rating(p)) is not None:
             category = FIDE
-            base[pid] = p.fide_rating
+            base[pid] = fide
         else:
             category = NEWCOMER
             base[pid] = None

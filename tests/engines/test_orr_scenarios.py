@@ -198,13 +198,25 @@ def test_it_uses_a_fide_rating_as_an_established_orr_rating():
         OrrParticipant("f", fide_rating=1800, birth_date=datetime.date(1990, 1, 1)),
         OrrParticipant("e", OrrState(1800), birth_date=datetime.date(1990, 1, 1)),
     )
-    result = orr.rate_tournament(OrrTournament(datetime.date(2026, 1, 10), participants, (Game(1, "f", "e", "1-0"),)))
+    games = (Game(1, "f", "e", "1-0"),)
+    result = orr.rate_tournament(OrrTournament(datetime.date(2026, 1, 10), participants, games, fide_rated=True))
     f = result.players["f"]
     assert (f.category, f.rating_before, f.provisional_before) == ("fide", 1800, False)
     # 1800 beats 1800: SR 0.5, K 25 -> 12.34 -> 1812, established at once.
     assert (f.rating_after, f.provisional_after) == (1812, False)
     assert f.state_after == OrrState(1812)
     assert result.players["e"].rating_after == 1790  # SR -0.5, K 20 -> -10
+
+
+def test_it_ignores_the_files_fide_rating_unless_the_tournament_is_fide_rated():
+    participants = (OrrParticipant("f", fide_rating=1800), OrrParticipant("e", OrrState(1800)))
+    games = (Game(1, "f", "e", "1-0"),)
+    result = orr.rate_tournament(OrrTournament(datetime.date(2026, 1, 10), participants, games))
+    assert result.players["f"].category == "newcomer"
+    # An approved import counts in any tournament.
+    approved = (OrrParticipant("f", approved_fide_rating=1750), OrrParticipant("e", OrrState(1800)))
+    result = orr.rate_tournament(OrrTournament(datetime.date(2026, 1, 10), approved, games))
+    assert (result.players["f"].category, result.players["f"].rating_before) == ("fide", 1750)
 
 
 def test_it_rates_a_guest_for_the_event_without_entering_him():
@@ -214,7 +226,7 @@ def test_it_rates_a_guest_for_the_event_without_entering_him():
         OrrParticipant("e", OrrState(1800)),
     )
     games = (Game(1, "guest", "e", "0-1"), Game(2, "newguest", "e", "1/2-1/2"))
-    result = orr.rate_tournament(OrrTournament(datetime.date(2026, 1, 10), participants, games))
+    result = orr.rate_tournament(OrrTournament(datetime.date(2026, 1, 10), participants, games, fide_rated=True))
     guest = result.players["guest"]
     assert guest.rating_after is not None and not guest.enters_list
     assert guest.state_after is None

@@ -146,7 +146,7 @@ def test_it_computes_seed_example_one_inside_a_tournament():
     # The rest play each other so that everybody has games.
     for rnd in range(1, 10):
         games.append(Game(rnd, f"n{10 + rnd}", f"n{rnd + 15 if rnd + 15 < 25 else 0}", "1/2-1/2"))
-    result = orr.rate_tournament(OrrTournament(START, tuple(players), tuple(games)))
+    result = orr.rate_tournament(OrrTournament(START, tuple(players), tuple(games), fide_rated=True))
     assert result.players["rated"].yavg == Fraction(8)
     assert round(result.players["rated"].ki, 2) == 26.78
     assert result.kt == 11
@@ -201,7 +201,7 @@ def test_it_computes_seed_example_two_inside_a_tournament():
     games.append(Game(1, "newcomer", "seven", "1-0"))
     # The seven-year-old has a rating too, so he adds his Ki: (20 e^1.826 - 5) / 8 = 14.90. The mean
     # with 26.78 is 20.84 -> Kt 20; i = 2 < n = 5 lowers it to 7 + [12 / 3] = 11, example 2's Kt.
-    result = orr.rate_tournament(OrrTournament(START, tuple(players), tuple(games)))
+    result = orr.rate_tournament(OrrTournament(START, tuple(players), tuple(games), fide_rated=True))
     newcomer = result.players["newcomer"]
     assert result.kt == 11, result.coefficient
     assert newcomer.yavg == Fraction(7)

@@ -65,12 +65,12 @@ def orr_case(draw):
             state = orr.OrrState(draw(st.integers(100, 2000)), True, stored, 1)
         elif kind == "fide":
             fide = draw(st.integers(1000, 2700))
-        participants.append(orr.OrrParticipant(pid, state, fide, birth, "day"))
+        participants.append(orr.OrrParticipant(pid, state, fide_rating=fide, birth_date=birth))
     return start, tuple(participants), games
 
 
 def orr_numbers(start, participants, games):
-    result = orr.rate_tournament(orr.OrrTournament(start, participants, tuple(games)))
+    result = orr.rate_tournament(orr.OrrTournament(start, participants, tuple(games), fide_rated=True))
     return result.kt, {
         pid: (
             p.rating_after,
@@ -97,7 +97,7 @@ def test_orr_ignores_game_order_within_a_round_and_colours(case, data):
 @given(orr_case())
 def test_orr_ratings_stay_within_bounds(case):
     start, participants, games = case
-    result = orr.rate_tournament(orr.OrrTournament(start, participants, tuple(games)))
+    result = orr.rate_tournament(orr.OrrTournament(start, participants, tuple(games), fide_rated=True))
     assert 8 <= result.kt <= 25
     for player in result.players.values():
         if player.rating_after is not None:
