@@ -1,7 +1,9 @@
 """The personas every view test can use: an admin, an arbiter, a player (or parent)
 and, by not logging in, the anonymous public."""
 
+import pytest
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.test import TestCase
 
 PASSWORD = "correct horse battery staple"
@@ -18,3 +20,9 @@ class BaseTestCase(TestCase):
 
     def login(self, user):
         self.client.force_login(user)
+
+
+def assert_refused(factory, **kwargs):
+    """The database itself refuses the row (a constraint, not only a form's validation)."""
+    with pytest.raises(IntegrityError), transaction.atomic():
+        factory(**kwargs)

@@ -1,17 +1,12 @@
 import datetime
 
 import pytest
-from django.db import IntegrityError, transaction
 
 from ratings.models import RatingList, System
+from tests.base import assert_refused
 from tests.ratings.factories import PlayerRatingFactory, RatingChangeFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_refused(factory, **kwargs):
-    with pytest.raises(IntegrityError), transaction.atomic():
-        factory(**kwargs)
 
 
 def test_it_keeps_one_rating_change_per_player_tournament_and_system():

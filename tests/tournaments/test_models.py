@@ -1,18 +1,13 @@
 import datetime
 
 import pytest
-from django.db import IntegrityError, transaction
 
+from tests.base import assert_refused
 from tests.players.factories import PlayerFactory
 from tests.tournaments.factories import GameFactory, ParticipantFactory, TournamentFactory
 from tournaments.models import Game, Tournament, Upload
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_refused(factory, **kwargs):
-    with pytest.raises(IntegrityError), transaction.atomic():
-        factory(**kwargs)
 
 
 def test_it_orders_tournaments_by_end_date_then_start_date_then_id():
