@@ -1,0 +1,382 @@
+"""chess-results / Swiss-Manager exports (.xlsx and .xls): crosstables and starting-rank lists.
+
+A sheet has, from the top: an optional header block (site name, tournament name,
+"Label : value" details, "Last update ...", the title of the view), the table with
+its header row, and an optional annotation block. Columns are found by patterns
+of their headers in English, German, Portuguese and Russian, never by position.
+
+In a *ranking* crosstable the number in a round cell is the opponent's row position
+in the table (even where a tied rank is left blank); in a *starting-rank* crosstable
+it is his start number. Cells: ' 17b1', '5w½', '32b+', '7w-', '17s0' (German
+schwarz), byes '-1', '-½', '-0' (also as the numbers -1 and 0), and '17w' for a
+pairing without a result yet.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from players.names import split_full_name
+from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Problem, ResultFileError
+from tournaments.importers.dates import parse_date
+from tournaments.importers.pairing import UNFINISHED, Cell, build_games
+from tournaments.importers.spreadsheets import Grid
+
+COLUMNS = (
+    ("rank", r"rk|rank|rg|rang|platz|pl|place|место|мес|pos|cl|clas|colocação|col"),
+    ("start", r"no|nr|snr|sno|start ?no|start-?nr|ст ?ном|ст ?№|стартовый номер|№|n°|nº|num|número|ном"),
+    ("name", r"name|nome|nombre|имя|фамилия,? имя|фамилия и имя|игрок|spieler|player|participant|участник"),
+    ("title", r"title|titel|титул|título|tit"),
+    ("fide_id", r"fide-?id|fide ?no|fide-?nr|id ?fide|фиде ?id|id ?фиде|фиде ?№"),
+    ("national_id", r"id|nat-?id|idn|ид|national id|id ?nat"),
+    ("rating", r"rtg|elo|rating|рейт|рейтинг|rtgi|ирт|rtg int|elo fide|fide-?elo|фиде"),
+    ("national_rating", r"rtgn|nrtg|нрт|dwz|нац ?рейт|рейт ?нац|national rating"),
+    ("federation", r"fed|федерация|фед|land|country|país|pais|страна"),
+    ("club", r"club|клуб|клуб/город|club/city|verein|verein/ort|clube|clube/cidade|город|ort|cidade|club/ciudad"),
+    ("birth", r"b-?day|born|birth|г ?р|год|год рождения|дата рождения|geb|jg|jahrg|jahrgang|nasc|ano|year"),
+    ("sex", r"sex|пол|sexo|geschl|geschlecht"),
+    ("points", r"pts|pkt|punkte|очки|pontos|points|pt|pnts|punti"),
+)
+COLUMN_PATTERNS = [(key, re.compile(rf"^(?:{pattern})$")) for key, pattern in COLUMNS]
+ROUND_PATTERNS = (
+    re.compile(r"^(\d+)\s*\.?\s*(?:rd|runde|rnd|тур|rodada|round|ronda|r)$"),
+    re.compile(r"^(?:rd|runde|тур|rodada|round|r)\s*\.?\s*(\d+)$"),
+)
+TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM", "NM", "WNM"}
+
+LABELS = (
+    ("chief_arbiter", r"chief arbiter|hauptschiedsrichter|главный судья|árbitro principal|arbitro principal"),
+    ("deputy", r"deputy|stellvertret|заместитель|árbitro adjunto|arbitro adjunto|deputy chief arbiter"),
+    ("rounds", r"number of rounds|rundenanzahl|anzahl runden|количество туров|число туров|número de rodadas|rounds"),
+    ("dates", r"^date|^dates|^datum|^дата|^data|^period|^zeitraum|^сроки"),
+    ("city", r"^location|^ort|^место проведения|^local|^город|^city|^venue"),
+    ("time_control", r"time control|bedenkzeit|контроль времени|ritmo|tempo de reflexão|rate of play"),
+    ("federation", r"^federation|^föderation|^федерация|^federação"),
+)
+VIEWS = (
+    (
+        "starting-rank crosstable",
+        r"starting rank crosstable|startrangliste.*kreuz|kreuztabelle nach startr|по стартовым",
+    ),
+    ("ranking crosstable", r"ranking crosstable|rangliste.*kreuz|kreuztabelle nach rang|итоговая таблица|по местам"),
+    ("starting-rank list", r"starting rank|startrangliste|стартовый лист|ranking inicial|lista inicial"),
+    ("ranking list", r"final ranking|ranking list|endstand|rangliste|итоговое положение|classificação"),
+)
+SITE_LINES = re.compile(r"chess-results|tournament-database|turnierdatenbank|schachturnier-ergebnisserver", re.I)
+LAST_UPDATE = re.compile(r"^(last update|letzte aktualisierung|последнее обновление|última atualização)", re.I)
+LABEL_LINE = re.compile(r"^([^:]{2,60}?)\s*:\s*(.+)$")
+DATE_TEXT = re.compile(r"\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{1,4}")
+
+CELL = re.compile(r"^(\d+)\s*([wbsWBSбчБЧ])\s*(1/2|0[.,]5|[10½=+\-])?$")
+BYE = re.compile(r"^[-–]\s*(1/2|0[.,]5|[10½=])$")
+RESULT_CODES = {"1": "1", "0": "0", "½": "=", "=": "=", "1/2": "=", "0.5": "=", "0,5": "=", "+": "+", "-": "-"}
+BYE_CODES = {"1": "F", "½": "H", "=": "H", "1/2": "H", "0.5": "H", "0,5": "H", "0": "Z"}
+
+
+def _header(value) -> str:
+    text = re.sub(r"\s+", " ", str(value or "")).strip().lower()
+    return text.rstrip(".:").replace(".", " ").strip()
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return re.sub(r"\s+", " ", str(value)).strip()
+
+
+def find_columns(values: list) -> dict:
+    """Column indexes by meaning; rounds as {round: index}."""
+    found: dict = {"rounds": {}}
+    for index, value in enumerate(values):
+        header = _header(value)
+        if not header:
+            continue
+        for pattern in ROUND_PATTERNS:
+            match = pattern.match(header)
+            if match:
+                found["rounds"][int(match.group(1))] = index
+                break
+        else:
+            for key, pattern in COLUMN_PATTERNS:
+                if key not in found and pattern.match(header):
+                    found[key] = index
+                    break
+    return found
+
+
+def _header_row(grid: Grid) -> tuple[int, dict] | None:
+    for position, (_, values) in enumerate(grid.rows[:60]):
+        columns = find_columns(values)
+        others = {"rank", "start", "rating", "points", "fide_id", "federation"} & set(columns)
+        if "name" in columns and (others or columns["rounds"]):
+            return position, columns
+    return None
+
+
+def parse(grids: list[Grid], file_name: str, file_format: str) -> ParsedFile:
+    for grid in grids:
+        if grid.is_empty:
+            continue
+        found = _header_row(grid)
+        if found is not None:
+            return _parse_sheet(grid, found[0], found[1], file_name, file_format)
+    if all(grid.is_empty for grid in grids):
+        sheet = grids[0].sheet if grids else None
+        raise ResultFileError([Problem(ERROR, "the sheet is empty", grids[0].place() if grids else None, "empty")])
+    sheet = next(grid for grid in grids if not grid.is_empty)
+    raise ResultFileError(
+        [
+            Problem(
+                ERROR,
+                "no table with a 'Name' column and a rank, number, rating, points or round column was found; "
+                "is this a chess-results or Swiss-Manager export?",
+                sheet.place(),
+                "no_table",
+            )
+        ]
+    )
+
+
+def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str, file_format: str) -> ParsedFile:
+    parsed = ParsedFile(file_name, file_format)
+    _header_block(parsed, grid.rows[:header_position])
+    rounds = columns["rounds"]
+    if not parsed.view:
+        parsed.view = _guess_view(columns)
+    crosstable = bool(rounds)
+    if not crosstable:
+        parsed.content = PLAYER_LIST
+        if "crosstable" in parsed.view:
+            parsed.view = "starting-rank list"
+    by_rank = parsed.view.startswith("ranking")
+
+    # The table: one row per player, until the first empty row after at least one player.
+    positions: dict[int, int] = {}  # row position in the table -> start number
+    cells_by_row = []
+    previous_rank = None
+    for position, (row_number, values) in enumerate((item for item in grid.rows[header_position + 1 :]), start=1):
+        name = _text(_value(values, columns.get("name")))
+        if not name:
+            if any(_text(v) for v in values) and not parsed.players:
+                continue  # stray lines between the header and the first player
+            break
+        player = _player(parsed, grid, row_number, values, columns, name, len(parsed.players) + 1)
+        if player is None:
+            continue
+        if player.rank is None and by_rank:
+            player.rank = previous_rank  # a blank rank is a tie with the row above
+        previous_rank = player.rank
+        positions[len(parsed.players) + 1] = player.start_number
+        parsed.players.append(player)
+        if crosstable:
+            cells_by_row.append((player, row_number, values))
+        del position
+    if not parsed.players:
+        raise ResultFileError([Problem(ERROR, "the table has a header but no player rows", grid.place(), "empty")])
+    _check_unique_numbers(parsed)
+    if not crosstable:
+        parsed.rounds = 0
+        return parsed
+    parsed.rounds = max(parsed.rounds, max(rounds))
+    cells: dict[tuple[int, int], Cell] = {}
+    references = positions if by_rank else {n: n for n in positions.values()}
+    table_size = len(positions)
+    for player, row_number, values in cells_by_row:
+        for rnd, index in sorted(rounds.items()):
+            place = grid.place(row_number, index, f"round {rnd}")
+            cell = _cell(parsed, _value(values, index), place, rnd)
+            if cell is None:
+                continue
+            if cell.opponent is not None:
+                if cell.opponent not in references:
+                    what = "row position" if by_rank else "start number"
+                    parsed.error(
+                        f"the opponent at {what} {cell.opponent} is not in the table (it has {table_size} players)",
+                        place,
+                        "missing_opponent",
+                    )
+                    continue
+                cell.opponent = references[cell.opponent]
+            cells[(player.start_number, rnd)] = cell
+    if not parsed.errors:
+        build_games(parsed, cells)
+    return parsed
+
+
+def _value(values: list, index: int | None):
+    if index is None or index >= len(values):
+        return None
+    return values[index]
+
+
+def _guess_view(columns: dict) -> str:
+    """Without a title line: a table led by a rank column is a ranking, by a number column a starting rank."""
+    rank, start = columns.get("rank"), columns.get("start")
+    if rank is not None and (start is None or rank < start):
+        return "ranking crosstable" if columns["rounds"] else "ranking list"
+    return "starting-rank crosstable" if columns["rounds"] else "starting-rank list"
+
+
+def _header_block(parsed: ParsedFile, rows) -> None:
+    for _, values in rows:
+        texts = [_text(v) for v in values if _text(v)]
+        if not texts:
+            continue
+        line = " ".join(texts) if len(texts) > 1 and ":" in texts[0] else texts[0]
+        if len(texts) > 1 and texts[0].endswith(":"):
+            line = f"{texts[0]} {' '.join(texts[1:])}"
+        if SITE_LINES.search(line) or LAST_UPDATE.match(line):
+            continue
+        label_match = LABEL_LINE.match(line)
+        if label_match:
+            _label(parsed, label_match.group(1).strip(), label_match.group(2).strip())
+            continue
+        lowered = line.lower()
+        view = next((name for name, pattern in VIEWS if re.search(pattern, lowered)), None)
+        if view:
+            parsed.view = view
+            parsed.details["view title"] = line
+            continue
+        if not parsed.name:
+            parsed.name = line
+
+
+def _label(parsed: ParsedFile, label: str, value: str) -> None:
+    lowered = label.lower()
+    key = next((key for key, pattern in LABELS if re.search(pattern, lowered)), None)
+    if key == "chief_arbiter":
+        parsed.chief_arbiter = value
+    elif key == "deputy":
+        parsed.deputy_arbiters.append(value)
+    elif key == "rounds":
+        digits = re.search(r"\d+", value)
+        if digits:
+            parsed.rounds = int(digits.group())
+    elif key == "dates":
+        dates = [parse_date(text)[0] for text in DATE_TEXT.findall(value)]
+        dates = [d for d in dates if d is not None]
+        if dates:
+            parsed.start_date, parsed.end_date = min(dates), max(dates)
+    elif key == "city":
+        parsed.city = value
+    elif key == "time_control":
+        parsed.time_control = value
+    elif key == "federation":
+        parsed.federation = value
+    parsed.details[label] = value
+
+
+def _int(parsed: ParsedFile, value, place, what: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if text.isdigit():
+        return int(text)
+    parsed.error(f"{what} '{text}' is not a number", place, "bad_number")
+    return None
+
+
+def _points(parsed: ParsedFile, value, place) -> Decimal | None:
+    text = _text(value).replace("½", ".5").replace(",", ".")
+    if not text:
+        return None
+    if text.startswith("."):
+        text = "0" + text
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        parsed.error(f"the points '{_text(value)}' are not a number", place, "bad_number")
+        return None
+
+
+def _player(parsed, grid, row_number, values, columns, name, position) -> ParsedPlayer | None:
+    def at(key):
+        return grid.place(row_number, columns.get(key))
+
+    start = _int(parsed, _value(values, columns.get("start")), at("start"), "the start number")
+    if start is None:
+        start = position
+    family, given = split_full_name(name)
+    birth_value = _value(values, columns.get("birth"))
+    birth, precision = parse_date(_text(birth_value)) if birth_value not in (None, "", 0) else (None, "unknown")
+    title = ""
+    if "title" in columns:
+        title = _text(_value(values, columns["title"])).upper()
+    else:
+        # chess-results leaves the title column without a header: look left of the name.
+        for index in range(columns["name"]):
+            if _text(_value(values, index)).upper() in TITLES:
+                title = _text(_value(values, index)).upper()
+    sex = _text(_value(values, columns.get("sex"))).lower()
+    return ParsedPlayer(
+        start_number=start,
+        family_name=family,
+        given_names=given,
+        fide_id=_int(parsed, _value(values, columns.get("fide_id")), at("fide_id"), "the FIDE id") or None,
+        national_id=_text(_value(values, columns.get("national_id"))) or None,
+        rating=_int(parsed, _value(values, columns.get("rating")), at("rating"), "the rating") or None,
+        national_rating=_int(
+            parsed, _value(values, columns.get("national_rating")), at("national_rating"), "the national rating"
+        )
+        or None,
+        country=_text(_value(values, columns.get("federation"))).upper()[:3],
+        club=_text(_value(values, columns.get("club"))),
+        birth_date=birth,
+        birth_precision=precision,
+        sex={"w": "F", "f": "F", "ж": "F", "m": "M", "м": "M"}.get(sex, ""),
+        title=title,
+        points=_points(parsed, _value(values, columns.get("points")), at("points")),
+        rank=_int(parsed, _value(values, columns.get("rank")), at("rank"), "the rank"),
+        place=grid.place(row_number),
+    )
+
+
+def _cell(parsed: ParsedFile, value, place, rnd: int) -> Cell | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int | float):
+        # Byes exported as numbers: -1 is "-1", 0 is "-0", -0.5 is "-½".
+        code = {-1: "F", 0: "Z", -0.5: "H"}.get(value)
+        if code is None:
+            parsed.error(f"the number {value} is not a result", place, "bad_cell")
+            return None
+        return Cell(None, None, code, place)
+    text = re.sub(r"\s+", "", str(value))
+    if not text:
+        return None
+    if text in ("+", "-"):
+        return Cell(None, None, "F" if text == "+" else "Z", place)
+    match = BYE.match(text)
+    if match:
+        return Cell(None, None, BYE_CODES[match.group(1)], place)
+    match = CELL.match(text)
+    if match:
+        colour = {"w": "w", "б": "w", "b": "b", "s": "b", "ч": "b"}[match.group(2).lower()]
+        code = RESULT_CODES[match.group(3)] if match.group(3) else UNFINISHED
+        return Cell(int(match.group(1)), colour, code, place)
+    parsed.error(f"the cell '{str(value).strip()}' cannot be read", place, "bad_cell")
+    return None
+
+
+def _check_unique_numbers(parsed: ParsedFile) -> None:
+    seen = {}
+    for player in parsed.players:
+        if player.start_number in seen:
+            parsed.error(
+                f"start number {player.start_number} is used twice (also at {seen[player.start_number]})",
+                player.place,
+                "duplicate_start_number",
+            )
+        else:
+            seen[player.start_number] = player.place

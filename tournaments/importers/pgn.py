@@ -1,0 +1,165 @@
+"""PGN game collections (python-chess): one tournament's games with their moves.
+
+Rounds come from the Round tag ("5" or "5.12": round 5, board 12); players are
+told apart by their FIDE id tags (WhiteFideId, BlackFideId) where present, and
+otherwise by name. PGN knows nothing of byes, absences or points tables: the
+preview says so. Start numbers are given by rating, highest first, as a starting
+rank would.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import chess.pgn
+
+from players.names import name_key, split_full_name
+from tournaments.importers.base import (
+    BLACK_WINS,
+    DRAW,
+    ERROR,
+    PLAYED,
+    WHITE_WINS,
+    ParsedFile,
+    ParsedGame,
+    ParsedPlayer,
+    Place,
+    Problem,
+    ResultFileError,
+)
+from tournaments.importers.dates import parse_date
+from tournaments.importers.trf import decode
+
+RESULTS = {"1-0": WHITE_WINS, "0-1": BLACK_WINS, "1/2-1/2": DRAW}
+ROUND = re.compile(r"^\s*(\d+)(?:\.(\d+))?")
+MAX_GAMES = 20_000
+
+
+def looks_like_pgn(text: str) -> bool:
+    head = text.lstrip("\ufeff \t\r\n")[:2000]
+    return head.startswith("[") and bool(re.search(r'^\[\w+\s+"', head, re.M))
+
+
+def _int(text: str | None) -> int | None:
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def parse(data: bytes, file_name: str) -> ParsedFile:
+    text = decode(data)
+    parsed = ParsedFile(file_name, "pgn", view="PGN")
+    parsed.notes.append(
+        "PGN has no byes, forfeits or absences and no points table: only the games in the file are imported."
+    )
+    handle = io.StringIO(text)
+    players: dict[tuple, ParsedPlayer] = {}
+    seen_order: list[tuple] = []
+    raw_games = []
+    dates = []
+    line_of_game = _game_lines(text)
+    count = 0
+    while True:
+        try:
+            game = chess.pgn.read_game(handle)
+        except Exception as exc:  # python-chess raises for badly broken files
+            problem = Problem(ERROR, f"the PGN cannot be read ({exc})", Place(file_name), "bad_pgn")
+            raise ResultFileError([problem]) from None
+        if game is None:
+            break
+        count += 1
+        if count > MAX_GAMES:
+            raise ResultFileError([Problem(ERROR, "more games than any tournament has", Place(file_name), "too_large")])
+        line = line_of_game[count - 1] if count - 1 < len(line_of_game) else None
+        place = Place(file_name, line=line, detail=f"game {count}")
+        headers = game.headers
+        if not parsed.name and headers.get("Event", "?") not in ("?", ""):
+            parsed.name = headers["Event"]
+        if not parsed.city and headers.get("Site", "?") not in ("?", ""):
+            parsed.city = headers["Site"]
+        event_date, _ = parse_date(headers.get("EventDate"))
+        if event_date:
+            dates.append(event_date)
+        game_date, precision = parse_date(headers.get("Date"))
+        round_match = ROUND.match(headers.get("Round", ""))
+        if not round_match:
+            parsed.error(f"the Round tag '{headers.get('Round', '')}' has no round number", place, "bad_round")
+            continue
+        rnd = int(round_match.group(1))
+        board = int(round_match.group(2)) if round_match.group(2) else None
+        if game_date and precision == "day":
+            dates.append(game_date)
+            parsed.round_dates.setdefault(rnd, game_date)
+        sides = []
+        for colour in ("White", "Black"):
+            name = headers.get(colour, "").strip()
+            fide_id = _int(headers.get(f"{colour}FideId"))
+            if not name or name == "?":
+                parsed.error(f"the {colour} tag is empty", place, "no_name")
+                break
+            key = ("fide", fide_id) if fide_id else ("name", name_key(name))
+            if key not in players:
+                family, given = split_full_name(name)
+                players[key] = ParsedPlayer(
+                    start_number=0,
+                    family_name=family,
+                    given_names=given,
+                    fide_id=fide_id,
+                    rating=_int(headers.get(f"{colour}Elo")),
+                    title=headers.get(f"{colour}Title", "").strip().upper()[:4],
+                    country=headers.get(f"{colour}Team", "").strip().upper()[:3]
+                    if len(headers.get(f"{colour}Team", "")) == 3
+                    else "",
+                    place=place,
+                )
+                seen_order.append(key)
+            sides.append(key)
+        if len(sides) != 2:
+            continue
+        if sides[0] == sides[1]:
+            parsed.error("a player is paired with himself", place, "self_pairing")
+            continue
+        result = headers.get("Result", "*")
+        if result not in RESULTS:
+            parsed.warn(f"round {rnd}: the game has no result ('{result}'); it is left out", place, "unfinished")
+            continue
+        if game.errors:
+            parsed.warn(f"the moves have errors ({game.errors[0]}); the result is kept", place, "bad_moves")
+        moves = game.accept(chess.pgn.StringExporter(headers=False, variations=False, comments=False)).strip()
+        raw_games.append((rnd, board, sides[0], sides[1], RESULTS[result], moves, place))
+
+    if count == 0:
+        raise ResultFileError([Problem(ERROR, "no game found in the PGN", Place(file_name), "no_games")])
+    # Start numbers by rating, then name, as a starting-rank list orders them.
+    ordered = sorted(seen_order, key=lambda k: (-(players[k].rating or 0), players[k].display_name))
+    for number, key in enumerate(ordered, start=1):
+        players[key].start_number = number
+    parsed.players = [players[key] for key in ordered]
+    seen: dict[tuple[int, int], Place] = {}
+    for rnd, board, white, black, result, moves, place in raw_games:
+        w, b = players[white].start_number, players[black].start_number
+        for number in (w, b):
+            if (number, rnd) in seen:
+                parsed.error(
+                    f"round {rnd}: {players[white if number == w else black].display_name} has a second game "
+                    f"(the first at {seen[(number, rnd)]})",
+                    place,
+                    "double_game",
+                )
+            seen[(number, rnd)] = place
+        parsed.games.append(ParsedGame(rnd, w, b, result, PLAYED, board=board, moves=moves, place=place))
+    parsed.rounds = max((g.round for g in parsed.games), default=0)
+    if dates:
+        parsed.start_date, parsed.end_date = min(dates), max(dates)
+    return parsed
+
+
+def _game_lines(text: str) -> list[int]:
+    """The line where each game's first tag stands, for messages."""
+    lines = []
+    previous_blank = True
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("[Event ") or (line.startswith("[") and previous_blank and not lines):
+            lines.append(number)
+        previous_blank = not line.strip()
+    return lines

@@ -1,0 +1,264 @@
+"""FIDE Tournament Report Files: TRF16 and TRF26 (fixed columns).
+
+Player lines (001), 1-based columns: start rank 5-8, sex 10, title 11-13, name 15-47,
+rating 49-52, federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank
+86-89; round r at 92 + 10 (r - 1): opponent 4 columns, colour, result. Tournament
+lines 012-132 (132: round dates), TRF26's 142 (rounds), 162 (scoring) and 240 (byes).
+Real files write dates in many forms and may end lines with CR alone.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from tournaments.importers.base import ERROR, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
+from tournaments.importers.dates import UNKNOWN, parse_date
+from tournaments.importers.pairing import Cell, build_games, drop_bye_placeholders
+
+LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+PLAYED_CODES = set("10=+-WDL")
+BYE_CODES = set("HFUZ")
+# Old one-letter title codes of TRF06/TRF16 files and the titles they stand for.
+TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+KNOWN_TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM"}
+
+
+def looks_like_trf(text: str) -> bool:
+    lines = [line for line in LINE_BREAKS.split(text[:20000]) if line.strip()]
+    return bool(lines) and sum(1 for line in lines[:400] if re.match(r"(0[0-9]{2}|[1-9][0-9]{2}) ", line)) >= max(
+        1, len(lines[:400]) // 2
+    )
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 (with or without BOM); otherwise Windows-1252, which every old pairing program wrote."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _field(line: str, first: int, last: int) -> str:
+    """Columns first..last, 1-based and inclusive, as the format describes them."""
+    return line[first - 1 : last]
+
+
+def parse(data: bytes, file_name: str) -> ParsedFile:
+    text = decode(data)
+    parsed = ParsedFile(file_name, "trf", view="TRF16")
+    cells: dict[tuple[int, int], Cell] = {}
+    byes: list[tuple[str, int, list[int], Place]] = []
+    rounds_seen = 0
+    declared_rounds = None
+    for number, line in enumerate(LINE_BREAKS.split(text), start=1):
+        if not line.strip() or line.startswith("###"):
+            continue
+        code = line[:3]
+        place = Place(file_name, line=number)
+        value = line[4:].strip()
+        if code == "001":
+            rounds_seen = max(rounds_seen, _player(parsed, line, place, cells))
+        elif code == "012":
+            parsed.name = value
+        elif code == "022":
+            parsed.city = value
+        elif code == "032":
+            parsed.federation = value
+        elif code in ("042", "052"):
+            date, precision = parse_date(value)
+            if value and precision != "day":
+                parsed.warn(f"the date '{value}' cannot be read", place, "bad_date")
+            if code == "042":
+                parsed.start_date = date
+            else:
+                parsed.end_date = date
+        elif code == "102":
+            parsed.chief_arbiter = value
+        elif code == "112":
+            parsed.deputy_arbiters.append(value)
+        elif code == "122":
+            parsed.time_control = value
+        elif code == "092":
+            parsed.details["type"] = value
+        elif code == "132":
+            _round_dates(parsed, line, place)
+        elif code == "142":
+            declared_rounds = int(value) if value.isdigit() else None
+            parsed.view = "TRF26"
+        elif code == "162":
+            parsed.view = "TRF26"
+            parsed.notes.append(
+                "The file declares its own point system (record 162); ratings use the game results, "
+                "the points are only compared."
+            )
+        elif code == "240":
+            parsed.view = "TRF26"
+            _bye_record(parsed, line, place, byes)
+        elif code in ("062", "072", "082"):
+            parsed.details[code] = value
+    if not parsed.players:
+        raise ResultFileError([Problem(ERROR, "no player lines (001) found", Place(file_name), "no_players")])
+    parsed.rounds = max(rounds_seen, declared_rounds or 0, max(parsed.round_dates, default=0))
+    _apply_byes(parsed, byes, cells)
+    if parsed.start_date is None and parsed.round_dates:
+        parsed.start_date = min(parsed.round_dates.values())
+    if parsed.end_date is None and parsed.round_dates:
+        parsed.end_date = max(parsed.round_dates.values())
+    _check_duplicate_numbers(parsed)
+    drop_bye_placeholders(parsed, cells)
+    if not parsed.errors:
+        build_games(parsed, cells)
+    return parsed
+
+
+def _number(parsed: ParsedFile, line: str, first: int, last: int, place: Place, what: str) -> int | None:
+    text = _field(line, first, last).strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        parsed.error(f"{what} '{text}' is not a number", _at(place, first, last), "bad_number")
+        return None
+    return int(text)
+
+
+def _at(place: Place, first: int, last: int, detail: str | None = None) -> Place:
+    return Place(place.file, line=place.line, column=f"{first}-{last}", detail=detail)
+
+
+def _player(parsed: ParsedFile, line: str, place: Place, cells) -> int:
+    start = _number(parsed, line, 5, 8, place, "the start rank")
+    if start is None:
+        if not _field(line, 5, 8).strip():
+            parsed.error("the start rank (columns 5-8) is empty", _at(place, 5, 8), "bad_number")
+        return 0
+    name = _field(line, 15, 47).strip()
+    family, _, given = name.partition(",")
+    birth_text = _field(line, 70, 79).strip()
+    birth, precision = parse_date(birth_text)
+    if birth_text and precision == UNKNOWN and birth_text.strip("0/.- "):
+        parsed.warn(f"the birth date '{birth_text}' cannot be read", _at(place, 70, 79), "bad_date")
+    points = None
+    points_text = _field(line, 81, 84).strip()
+    if points_text:
+        try:
+            points = Decimal(points_text.replace(",", "."))
+        except InvalidOperation:
+            parsed.error(f"the points '{points_text}' are not a number", _at(place, 81, 84), "bad_number")
+    sex = _field(line, 10, 10).strip().lower()
+    title = _field(line, 11, 13).strip()
+    title = TITLES.get(title.lower(), title.upper() if title.upper() in KNOWN_TITLES else title)
+    player = ParsedPlayer(
+        start_number=start,
+        family_name=family.strip(),
+        given_names=given.strip(),
+        fide_id=_number(parsed, line, 58, 68, place, "the FIDE id") or None,
+        rating=_number(parsed, line, 49, 52, place, "the rating") or None,
+        country=_field(line, 54, 56).strip().upper(),
+        birth_date=birth,
+        birth_precision=precision,
+        sex={"m": "M", "w": "F", "f": "F"}.get(sex, ""),
+        title=title,
+        points=points,
+        rank=_number(parsed, line, 86, 89, place, "the rank") or None,
+        place=place,
+    )
+    if not player.family_name:
+        parsed.error("the name (columns 15-47) is empty", _at(place, 15, 47), "no_name")
+    parsed.players.append(player)
+    rounds = 0
+    rnd = 0
+    while True:
+        first = 92 + 10 * rnd
+        if len(line) < first:
+            break
+        rnd += 1
+        block = _field(line, first, first + 7)
+        opponent_text, colour, code = block[0:4].strip(), block[5:6].strip().lower(), block[7:8].strip().upper()
+        cell_place = _at(place, first, first + 7, f"round {rnd}")
+        if not (opponent_text or colour or code):
+            continue  # not paired: an absence
+        rounds = rnd
+        if opponent_text and not opponent_text.isdigit():
+            parsed.error(f"the opponent '{opponent_text}' is not a number", cell_place, "bad_number")
+            continue
+        opponent = int(opponent_text) if opponent_text else 0
+        if code not in PLAYED_CODES | BYE_CODES | {""}:
+            parsed.error(f"unknown result code '{code}'", cell_place, "bad_code")
+            continue
+        if colour not in ("w", "b", "-", ""):
+            parsed.error(f"unknown colour '{colour}'", cell_place, "bad_code")
+            continue
+        if opponent == 0:
+            # 0000: a bye or an absence; '+' alone is a bye, '-' alone an absence.
+            code = {"+": "F", "-": "Z", "": "Z"}.get(code, code)
+            if code not in BYE_CODES:
+                parsed.error(f"result '{code}' without an opponent", cell_place, "bad_code")
+                continue
+            cells[(start, rnd)] = Cell(None, None, code, cell_place)
+        else:
+            if code in BYE_CODES or code == "":
+                parsed.error(f"opponent {opponent} with the bye code '{code or ' '}'", cell_place, "bad_code")
+                continue
+            cells[(start, rnd)] = Cell(opponent, colour if colour in ("w", "b") else None, code, cell_place)
+    return rounds
+
+
+def _round_dates(parsed: ParsedFile, line: str, place: Place) -> None:
+    rnd = 0
+    while len(line) >= 92 + 10 * rnd:
+        text = _field(line, 92 + 10 * rnd, 99 + 10 * rnd).strip()
+        rnd += 1
+        if not text:
+            continue
+        date, precision = parse_date(text, two_digit_order="ymd")
+        if precision != "day":
+            parsed.warn(
+                f"round {rnd}: the date '{text}' cannot be read",
+                _at(place, 82 + 10 * rnd, 89 + 10 * rnd),
+                "bad_date",
+            )
+            continue
+        parsed.round_dates[rnd] = date
+
+
+def _bye_record(parsed: ParsedFile, line: str, place: Place, byes) -> None:
+    kind = _field(line, 5, 5).strip().upper()
+    round_text = _field(line, 7, 9).strip()
+    if kind not in ("F", "H", "Z") or not round_text.isdigit():
+        parsed.error("a bye record (240) needs a type F, H or Z and a round number", place, "bad_bye_record")
+        return
+    numbers = [int(n) for n in re.findall(r"\d+", line[10:])]
+    byes.append((kind, int(round_text), numbers, place))
+
+
+def _apply_byes(parsed: ParsedFile, byes, cells) -> None:
+    """240 records name the byes that a player line may leave blank."""
+    for kind, rnd, numbers, place in byes:
+        for number in numbers:
+            if parsed.player(number) is None:
+                parsed.error(f"round {rnd}: bye for player {number}, who is not in the file", place, "missing_player")
+                continue
+            cell = cells.get((number, rnd))
+            if cell is None or (cell.opponent is None and cell.code == "Z"):
+                cells[(number, rnd)] = Cell(None, None, kind, place)
+            elif cell.opponent is not None or cell.code != kind:
+                parsed.warn(
+                    f"round {rnd}: the bye record gives {number} a '{kind}' bye but his line shows '{cell.code}'",
+                    place,
+                    "bye_conflict",
+                )
+        parsed.rounds = max(parsed.rounds, rnd)
+
+
+def _check_duplicate_numbers(parsed: ParsedFile) -> None:
+    seen: dict[int, Place] = {}
+    for player in parsed.players:
+        if player.start_number in seen:
+            parsed.error(
+                f"start rank {player.start_number} is used twice (also at {seen[player.start_number]})",
+                player.place,
+                "duplicate_start_number",
+            )
+        else:
+            seen[player.start_number] = player.place
