@@ -305,7 +305,8 @@ def _player(parsed, grid, row_number, values, columns, name, position) -> Parsed
     start = _int(parsed, _value(values, columns.get("start")), at("start"), "the start number")
     if start is None:
         start = position
-    family, given = split_full_name(name)
+    # The raw cell, not the tidied text: two spaces separate family and given names.
+    family, given = split_full_name(str(_value(values, columns["name"])))
     birth_value = _value(values, columns.get("birth"))
     birth, precision = parse_date(_text(birth_value)) if birth_value not in (None, "", 0) else (None, "unknown")
     title = ""
