@@ -49,17 +49,17 @@ class PlayerAdmin(admin.ModelAdmin):
     ]
     list_display_links = ["federation_id", "family_name"]
     list_filter = ["kind", "sex", "birth_precision", "region", "country"]
-    search_fields = ["federation_id", "fide_id", "family_name", "given_names", "family_name_latin", "search_key"]
+    search_fields = ["federation_id", "fide_id", "family_name", "given_names", "family_name_latin"]
     list_select_related = ["club", "region"]
     autocomplete_fields = ["club", "region", "merged_into"]
-    readonly_fields = ["federation_id", "search_key", "created_at", "updated_at"]
+    readonly_fields = ["federation_id", "name_key", "latin_key", "created_at", "updated_at"]
     inlines = [PlayerRatingInline]
     fieldsets = [
         (None, {"fields": ["federation_id", "family_name", "given_names", "kind"]}),
         (_("Latin spelling"), {"fields": ["family_name_latin", "given_names_latin"]}),
         (_("Personal"), {"fields": ["sex", "birth_date", "birth_precision"]}),
         (_("Chess"), {"fields": ["fide_id", "country", "title", "club", "region"]}),
-        (_("Record"), {"fields": ["merged_into", "search_key", "created_at", "updated_at"]}),
+        (_("Record"), {"fields": ["merged_into", "name_key", "latin_key", "created_at", "updated_at"]}),
     ]
 
     @admin.display(description=_("born"), ordering="birth_date")
@@ -73,7 +73,7 @@ class PlayerAdmin(admin.ModelAdmin):
         queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         key = name_key(search_term)
         if key:
-            queryset |= self.model.objects.filter(search_key__contains=key)
+            queryset |= self.model.objects.filter(models.Q(name_key__contains=key) | models.Q(latin_key__contains=key))
         return queryset, may_have_duplicates
 
 

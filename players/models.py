@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from players.names import name_key, transliterate
+from players import names
 
 
 def private_storage():
@@ -80,8 +80,9 @@ class Player(models.Model):
     # The Latin spelling shown to readers of the English site and used by FIDE.
     family_name_latin = models.CharField(_("family name (Latin)"), max_length=100, blank=True)
     given_names_latin = models.CharField(_("given names (Latin)"), max_length=100, blank=True)
-    # name_key() of every spelling, space-joined: what name search and matching compare.
-    search_key = models.CharField(max_length=420, editable=False, db_index=True)
+    # name_key() of the name as written and of its Latin spelling: what matching and search compare.
+    name_key = models.CharField(max_length=210, editable=False, db_index=True)
+    latin_key = models.CharField(max_length=210, editable=False, db_index=True)
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True, default=Sex.UNKNOWN)
     # A year-only birth date is stored as 1 July of that year: ORR's own convention.
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
@@ -130,15 +131,12 @@ class Player(models.Model):
 
     def normalise(self) -> None:
         """Derived fields; bulk inserts, which skip save(), call this themselves."""
-        self.search_key = self.compute_search_key()
+        self.name_key = names.name_key(self.family_name, self.given_names)
+        self.latin_key = (
+            names.name_key(self.family_name_latin, self.given_names_latin) if self.family_name_latin else self.name_key
+        )
         if self.birth_precision == self.BirthPrecision.YEAR and self.birth_date:
             self.birth_date = datetime.date(self.birth_date.year, 7, 1)
-
-    def compute_search_key(self) -> str:
-        keys = {name_key(self.family_name, self.given_names)}
-        if self.family_name_latin:
-            keys.add(name_key(self.family_name_latin, self.given_names_latin))
-        return " | ".join(sorted(keys))
 
     @property
     def full_name(self) -> str:
@@ -147,8 +145,8 @@ class Player(models.Model):
 
     @property
     def latin_name(self) -> str:
-        family = self.family_name_latin or transliterate(self.family_name)
-        given = self.given_names_latin or transliterate(self.given_names)
+        family = self.family_name_latin or names.transliterate(self.family_name)
+        given = self.given_names_latin or names.transliterate(self.given_names)
         return f"{family}, {given}" if given else family
 
     @property

@@ -45,7 +45,7 @@ def player_create(
         birth_precision=birth_precision,
         **fields,
     )
-    player.full_clean(exclude=["federation_id", "search_key"], validate_unique=False)
+    player.full_clean(exclude=["federation_id", "name_key", "latin_key"], validate_unique=False)
     with transaction.atomic():
         player.federation_id = allocate_federation_ids(1)[0]
         player.save()
