@@ -1,6 +1,10 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import arbiter_views
 
 app_name = "arbiter"
-urlpatterns = [path("", views.arbiter_home, name="home")]
+urlpatterns = [
+    path("", arbiter_views.arbiter_home, name="home"),
+    path("upload/", arbiter_views.upload, name="upload"),
+    path("uploads/<int:pk>/", arbiter_views.preview, name="preview"),
+]

@@ -199,7 +199,8 @@ class Upload(models.Model):
     class Status(models.TextChoices):
         PREVIEW = "preview", _("preview")
         CONFIRMED = "confirmed", _("confirmed")
-        REJECTED = "rejected", _("rejected")
+        # A starting-rank list whose players were registered (it holds no games).
+        REGISTERED = "registered", _("players registered")
 
     class Format(models.TextChoices):
         XLSX = "xlsx", "Excel (xlsx)"
@@ -216,7 +217,7 @@ class Upload(models.Model):
         settings.AUTH_USER_MODEL, models.PROTECT, related_name="uploads", verbose_name=_("uploaded by")
     )
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
-    status = models.CharField(_("status"), max_length=9, choices=Status.choices, default=Status.PREVIEW)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PREVIEW)
     # The parsed file as the arbiter saw it in the preview, and the warnings and errors found.
     preview = models.JSONField(_("parsed preview"), default=dict, blank=True)
     problems = models.JSONField(_("problems"), default=list, blank=True)

@@ -45,3 +45,49 @@ def arbiter_tournaments(*, user) -> QuerySet[Tournament]:
 
 def arbiter_uploads(*, user) -> QuerySet[Upload]:
     return Upload.objects.filter(uploaded_by=user).select_related("tournament").order_by("-uploaded_at")
+
+
+def preview_context(preview: dict) -> dict:
+    """What the preview page shows, from the stored preview: players with their matches, the crosstable."""
+    from collections import Counter
+
+    from tournaments.crosstable import cells_by_player
+
+    file = preview["file"]
+    matches = preview["matches"]
+    rounds = file["rounds"]
+    cells, points = cells_by_player(
+        ((g["round"], g["white"], g["black"], g["result"], g["kind"]) for g in file["games"]), rounds
+    )
+    players = []
+    for player in sorted(file["players"], key=lambda p: p["start_number"]):
+        number = player["start_number"]
+        players.append(
+            {
+                **player,
+                "name": f"{player['family_name']}, {player['given_names']}"
+                if player["given_names"]
+                else player["family_name"],
+                "match": matches[str(number)],
+                "cells": cells.get(number, [""] * rounds),
+                "game_points": points.get(number, Decimal(0)),
+            }
+        )
+    statuses = Counter(m["status"] for m in matches.values())
+    kinds = Counter(g["kind"] for g in file["games"])
+    return {
+        "file": file,
+        "players": players,
+        "round_numbers": range(1, rounds + 1),
+        "warnings": [p for p in file["problems"] if p["severity"] == "warning"],
+        "summary": {
+            "players": len(players),
+            "matched": statuses.get("matched", 0),
+            "new": statuses.get("new", 0),
+            "ambiguous": statuses.get("ambiguous", 0),
+            "games": len(file["games"]),
+            "played": kinds.get("played", 0),
+            "not_rated": len(file["games"]) - kinds.get("played", 0),
+            "no_birth": sum(1 for p in file["players"] if not p["birth_date"]),
+        },
+    }

@@ -1,4 +1,3 @@
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
@@ -17,12 +16,3 @@ def tournament_detail(request, pk: int):
         "tournaments/detail.html",
         {"tournament": tournament, "standings": selectors.standings(tournament=tournament)},
     )
-
-
-@login_required
-def arbiter_home(request):
-    context = {
-        "tournaments": selectors.arbiter_tournaments(user=request.user)[:100],
-        "uploads": selectors.arbiter_uploads(user=request.user)[:100],
-    }
-    return render(request, "tournaments/arbiter_home.html", context)

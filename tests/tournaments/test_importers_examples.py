@@ -66,8 +66,12 @@ def test_it_refuses_the_cut_grenke_crosstable_naming_row_and_round():
     assert parsed.view == "ranking crosstable"
     assert len(parsed.players) == 150
     assert parsed.errors
-    assert {p.code for p in parsed.errors} == {"missing_opponent"}
-    first = str(parsed.errors[0])
+    assert {p.code for p in parsed.errors} == {"missing_opponents", "missing_opponent"}
+    assert str(parsed.errors[0]) == (
+        "grenke-open-2025-crosstable.xlsx, sheet 'Sheet1': 409 round cells name opponents who are not in the table "
+        "(up to 296; the table has 150 players): the crosstable seems cut; export it complete"
+    )
+    first = str(parsed.errors[1])
     # Carlsen, row 2, played the player at row position 256 in round 1.
     assert first == (
         "grenke-open-2025-crosstable.xlsx, sheet 'Sheet1', row 2, column G, round 1: "

@@ -201,9 +201,26 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
                     continue
                 cell.opponent = references[cell.opponent]
             cells[(player.start_number, rnd)] = cell
+    _summarise_missing(parsed, grid, table_size)
     if not parsed.errors:
         build_games(parsed, cells)
     return parsed
+
+
+def _summarise_missing(parsed: ParsedFile, grid: Grid, table_size: int) -> None:
+    """Many missing opponents mean a cut table: say that first, then every cell."""
+    missing = [p for p in parsed.problems if p.code == "missing_opponent"]
+    if len(missing) < 5:
+        return
+    highest = max(int(re.search(r"(\d+) is not", p.message).group(1)) for p in missing)
+    summary = Problem(
+        ERROR,
+        f"{len(missing)} round cells name opponents who are not in the table (up to {highest}; the table has "
+        f"{table_size} players): the crosstable seems cut; export it complete",
+        grid.place(),
+        "missing_opponents",
+    )
+    parsed.problems.insert(parsed.problems.index(missing[0]), summary)
 
 
 def _value(values: list, index: int | None):

@@ -1,0 +1,102 @@
+"""The arbiter's flow: upload a file, check the preview, confirm or cancel."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments import selectors, services
+from tournaments.forms import ConfirmForm, UploadForm
+from tournaments.models import Upload
+from tournaments.permissions import can_manage_upload, is_arbiter
+
+
+def _arbiter_required(request):
+    if not is_arbiter(request.user):
+        raise PermissionDenied(_("Only arbiters can upload results."))
+
+
+@login_required
+def arbiter_home(request):
+    context = {
+        "can_upload": is_arbiter(request.user),
+        "tournaments": selectors.arbiter_tournaments(user=request.user)[:100],
+        "uploads": selectors.arbiter_uploads(user=request.user)[:100],
+    }
+    return render(request, "tournaments/arbiter_home.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def upload(request):
+    _arbiter_required(request)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        file = form.cleaned_data["file"]
+        try:
+            created = services.upload_create(user=request.user, file_name=file.name, data=file.read())
+        except services.UploadRefused as refused:
+            problems = refused.problems
+        else:
+            return redirect("arbiter:preview", pk=created.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/upload.html", {"form": form, "problems": problems}, status=status)
+
+
+def _own_upload(request, pk: int) -> Upload:
+    upload = get_object_or_404(Upload.objects.select_related("uploaded_by", "tournament"), pk=pk)
+    if not can_manage_upload(request.user, upload):
+        # Another arbiter's upload does not exist as far as this one can tell.
+        raise Http404("No such upload")
+    return upload
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preview(request, pk: int):
+    _arbiter_required(request)
+    upload = _own_upload(request, pk)
+    if upload.status != Upload.Status.PREVIEW:
+        messages.info(request, _("This upload was handled already."))
+        return redirect("arbiter:home")
+    form = ConfirmForm(request.POST or None, preview=upload.preview)
+    errors: list[str] = []
+    if request.method == "POST" and request.POST.get("action") == "cancel":
+        services.upload_cancel(upload=upload)
+        messages.success(request, _("The upload was cancelled; nothing was saved."))
+        return redirect("arbiter:home")
+    if request.method == "POST" and form.is_valid():
+        try:
+            if form.is_results:
+                tournament = services.tournament_confirm(
+                    upload=upload,
+                    user=request.user,
+                    details=form.details(),
+                    choices=form.choices(),
+                    birth_dates=form.birth_dates(),
+                )
+                messages.success(
+                    request,
+                    _("%(name)s is saved with %(games)s games and waits for its rating run.")
+                    % {"name": tournament.name, "games": tournament.games.count()},
+                )
+            else:
+                players = services.players_register(
+                    upload=upload, choices=form.choices(), birth_dates=form.birth_dates()
+                )
+                messages.success(request, _("%(count)s players are registered.") % {"count": len(players)})
+            return redirect("arbiter:home")
+        except services.ConfirmError as refused:
+            errors = refused.messages
+            upload.refresh_from_db()
+            form = ConfirmForm(request.POST, preview=upload.preview)
+            form.is_valid()
+    context = {"upload": upload, "form": form, "errors": errors, **selectors.preview_context(upload.preview)}
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/preview.html", context, status=status)

@@ -1,0 +1,130 @@
+"""Import result files without a browser: the arbiter's flow for a federation's history.
+
+    python manage.py import_results FILE [FILE ...] --arbiter USERNAME [--fide-rated] [--confirm]
+
+Without --confirm each file's preview is printed and nothing is saved. With it, exact
+matches are accepted, new players are created, and any ambiguity or error stops that
+file with its message (the other files go on). The exit status is 1 if any file stopped.
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from players.matching import AMBIGUOUS, MATCHED, NEW
+from tournaments import services
+from tournaments.importers.base import PLAYER_LIST
+from tournaments.models import Tournament
+from tournaments.permissions import is_arbiter
+
+
+class Command(BaseCommand):
+    help = "Read result files (xlsx, xls, TRF, PGN): print their preview, or with --confirm save them."
+
+    def add_arguments(self, parser):
+        parser.add_argument("files", nargs="+", type=Path)
+        parser.add_argument("--arbiter", required=True, help="username of the chief arbiter of the tournaments")
+        parser.add_argument("--fide-rated", action="store_true", help="the tournaments are FIDE-rated")
+        parser.add_argument("--confirm", action="store_true", help="save the tournaments (default: preview only)")
+        parser.add_argument("--start-date", type=datetime.date.fromisoformat, help="when the file has no dates")
+        parser.add_argument("--end-date", type=datetime.date.fromisoformat)
+        parser.add_argument(
+            "--time-control", choices=Tournament.TimeControl.values, default=Tournament.TimeControl.CLASSICAL
+        )
+
+    def handle(self, *args, files, arbiter, fide_rated, confirm, start_date, end_date, time_control, **options):
+        try:
+            user = get_user_model().objects.get(username=arbiter)
+        except get_user_model().DoesNotExist:
+            raise CommandError(f"there is no user '{arbiter}'") from None
+        if not is_arbiter(user):
+            raise CommandError(f"'{arbiter}' is not an arbiter (add the user to the Arbiters group)")
+        failed = 0
+        for path in files:
+            try:
+                self._one(path, user, fide_rated, confirm, start_date, end_date, time_control)
+            except (services.UploadRefused, services.ConfirmError, OSError, ValueError) as exc:
+                failed += 1
+                lines = getattr(exc, "problems", None) or getattr(exc, "messages", None) or [exc]
+                self.stderr.write(self.style.ERROR(f"{path.name}: not imported"))
+                for line in lines[:50]:
+                    self.stderr.write(f"  {line}")
+                if len(lines) > 50:
+                    self.stderr.write(f"  … and {len(lines) - 50} more")
+        if failed:
+            raise CommandError(f"{failed} of {len(files)} files were not imported", returncode=1)
+
+    def _one(self, path: Path, user, fide_rated, confirm, start_date, end_date, time_control) -> None:
+        data = path.read_bytes()
+        if not confirm:
+            preview = services.preview_build(file_name=path.name, data=data)
+            self._print(path, preview.parsed, preview.matches)
+            return
+        upload = services.upload_create(user=user, file_name=path.name, data=data)
+        try:
+            self._confirm(path, upload, user, fide_rated, start_date, end_date, time_control)
+        except Exception:
+            services.upload_cancel(upload=upload)
+            raise
+
+    def _confirm(self, path, upload, user, fide_rated, start_date, end_date, time_control) -> None:
+        file, matches = upload.preview["file"], upload.preview["matches"]
+        ambiguous = [
+            f"start number {number}: choose in the web preview ({match['note']}: "
+            + ", ".join(f"#{c['federation_id']} {c['name']} {c['birth']}".strip() for c in match["candidates"])
+            + ")"
+            for number, match in matches.items()
+            if match["status"] == AMBIGUOUS
+        ]
+        if ambiguous:
+            raise services.ConfirmError(ambiguous)
+        if file["content"] == PLAYER_LIST:
+            players = services.players_register(upload=upload)
+            self.stdout.write(self.style.SUCCESS(f"{path.name}: {len(players)} players registered"))
+            return
+        start = start_date or (datetime.date.fromisoformat(file["start_date"]) if file["start_date"] else None)
+        end = end_date or (datetime.date.fromisoformat(file["end_date"]) if file["end_date"] else start)
+        if start is None:
+            raise services.ConfirmError(["the file gives no dates: pass --start-date and --end-date"])
+        details = services.TournamentDetails(
+            name=file["name"] or path.stem,
+            city=file["city"],
+            start_date=start,
+            end_date=end,
+            rounds=file["rounds"],
+            time_control=time_control,
+            time_control_detail=file["time_control"][:100],
+            fide_rated=fide_rated,
+        )
+        tournament = services.tournament_confirm(upload=upload, user=user, details=details)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{path.name}: '{tournament.name}' saved (id {tournament.pk}): "
+                f"{tournament.participants.count()} players, {tournament.games.count()} games"
+            )
+        )
+
+    def _print(self, path, parsed, matches) -> None:
+        counts = {
+            status: sum(1 for m in matches.values() if m.status == status) for status in (MATCHED, NEW, AMBIGUOUS)
+        }
+        self.stdout.write(self.style.MIGRATE_HEADING(f"{path.name}: {parsed.format}, {parsed.view}"))
+        self.stdout.write(f"  tournament: {parsed.name or '(no name)'}, {parsed.city}")
+        self.stdout.write(f"  dates: {parsed.start_date or '?'} – {parsed.end_date or '?'}, rounds: {parsed.rounds}")
+        self.stdout.write(
+            f"  players: {len(parsed.players)} ({counts[MATCHED]} found, {counts[NEW]} new, "
+            f"{counts[AMBIGUOUS]} to choose); games: {len(parsed.games)}"
+        )
+        for note in parsed.notes:
+            self.stdout.write(f"  note: {note}")
+        for problem in parsed.warnings:
+            self.stdout.write(self.style.WARNING(f"  warning: {problem}"))
+        for player in parsed.players:
+            match = matches[player.start_number]
+            shown = {MATCHED: f"found by {match.how}", NEW: "new", AMBIGUOUS: f"to choose: {match.note}"}[match.status]
+            self.stdout.write(f"  {player.start_number:>4} {player.display_name:<36} {player.rating or '':>4}  {shown}")
+        self.stdout.write("  nothing was saved (use --confirm to import)")

@@ -1,0 +1,391 @@
+"""Writes for tournaments: uploads, their confirmation and cancellation.
+
+The flow: `upload_create` reads and checks a file and stores it with its preview
+(nothing is rated, no player or tournament exists yet); the arbiter reviews it;
+`tournament_confirm` saves the tournament, its participants and games in one
+transaction, or `upload_cancel` removes every trace of the upload.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from players.matching import MATCHED, NEW, Match, match_players
+from players.models import Club, Player
+from players.services import players_bulk_create
+from tournaments.importers import read_result_file
+from tournaments.importers.base import ERROR, RESULTS, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
+from tournaments.models import Game, Participant, Tournament, Upload
+
+
+class UploadRefused(Exception):
+    """The file is not accepted; nothing was saved. `problems` say where and why."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+class ConfirmError(Exception):
+    """The preview cannot be confirmed as it stands; nothing was saved."""
+
+    def __init__(self, messages: list[str]):
+        self.messages = messages
+        super().__init__("; ".join(messages))
+
+
+class PreviewOutdated(ConfirmError):
+    """Players changed since the preview; `preview` is the corrected one, saved outside the failed transaction."""
+
+    def __init__(self, messages: list[str], preview: dict):
+        self.preview = preview
+        super().__init__(messages)
+
+
+def _saving_outdated_preview(function):
+    @functools.wraps(function)
+    def wrapper(*, upload: Upload, **kwargs):
+        try:
+            return function(upload=upload, **kwargs)
+        except PreviewOutdated as outdated:
+            Upload.objects.filter(pk=upload.pk, status=Upload.Status.PREVIEW).update(preview=outdated.preview)
+            raise
+
+    return wrapper
+
+
+@dataclass
+class Preview:
+    parsed: ParsedFile
+    matches: dict[int, Match]
+    sha256: str
+    size: int
+
+    def as_dict(self) -> dict:
+        return {
+            "file": self.parsed.as_dict(),
+            "matches": {str(number): match.as_dict() for number, match in self.matches.items()},
+        }
+
+
+def preview_build(*, file_name: str, data: bytes) -> Preview:
+    """Read, check and match a result file without saving anything."""
+    limit = settings.MAX_UPLOAD_BYTES
+    if len(data) > limit:
+        raise UploadRefused(
+            [
+                Problem(
+                    ERROR,
+                    _("the file is %(size)s bytes; the limit is %(limit)s bytes") % {"size": len(data), "limit": limit},
+                    Place(file_name),
+                    "too_large",
+                )
+            ]
+        )
+    digest = hashlib.sha256(data).hexdigest()
+    existing = Upload.objects.filter(sha256=digest).select_related("uploaded_by").first()
+    if existing is not None:
+        raise UploadRefused(
+            [
+                Problem(
+                    ERROR,
+                    _("this very file was uploaded already on %(date)s by %(user)s (upload %(id)s)")
+                    % {
+                        "date": existing.uploaded_at.date().isoformat(),
+                        "user": existing.uploaded_by.get_username(),
+                        "id": existing.pk,
+                    },
+                    Place(file_name),
+                    "duplicate_file",
+                )
+            ]
+        )
+    try:
+        parsed = read_result_file(file_name, data)
+    except ResultFileError as exc:
+        raise UploadRefused(exc.problems) from None
+    if parsed.errors:
+        raise UploadRefused(parsed.errors)
+    if parsed.content == RESULTS and not parsed.games:
+        raise UploadRefused([Problem(ERROR, _("the file has no games"), Place(file_name), "no_games")])
+    return Preview(parsed, match_players(parsed.players), digest, len(data))
+
+
+def upload_create(*, user, file_name: str, data: bytes) -> Upload:
+    """Check the file and store it with its preview; raises UploadRefused and saves nothing if it is bad."""
+    preview = preview_build(file_name=file_name, data=data)
+    with transaction.atomic():
+        upload = Upload(
+            original_name=file_name[:255],
+            sha256=preview.sha256,
+            size=preview.size,
+            format=preview.parsed.format,
+            uploaded_by=user,
+            preview=preview.as_dict(),
+            problems=[p.as_dict() for p in preview.parsed.problems],
+        )
+        upload.file.save(f"{preview.sha256[:16]}.{preview.parsed.format}", ContentFile(data), save=False)
+        try:
+            upload.save()
+        except Exception:
+            upload.file.delete(save=False)
+            raise
+    return upload
+
+
+def upload_cancel(*, upload: Upload) -> None:
+    """Forget an unconfirmed upload and its file: nothing remains."""
+    if upload.status != Upload.Status.PREVIEW:
+        raise ConfirmError([_("Only an upload that is still a preview can be cancelled.")])
+    upload.file.delete(save=False)
+    upload.delete()
+
+
+@dataclass
+class TournamentDetails:
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date
+    rounds: int
+    city: str = ""
+    time_control: str = Tournament.TimeControl.CLASSICAL
+    time_control_detail: str = ""
+    fide_rated: bool = False
+    mchess_weight: int | None = None
+    rate_mchess: bool = True
+    rate_playchess: bool = True
+
+
+def _parsed_players(preview: dict) -> list[ParsedPlayer]:
+    players = []
+    for data in preview["file"]["players"]:
+        fields = {k: v for k, v in data.items() if k in ParsedPlayer.__dataclass_fields__ and k != "place"}
+        if fields.get("birth_date"):
+            fields["birth_date"] = datetime.date.fromisoformat(fields["birth_date"])
+        if fields.get("points") is not None:
+            fields["points"] = Decimal(fields["points"])
+        players.append(ParsedPlayer(**fields))
+    return players
+
+
+def _resolve(upload: Upload, players: list[ParsedPlayer], choices: dict[int, int | None]) -> dict[int, int | None]:
+    """Start number -> federation player id, or None for a new player. Checks the preview is still true."""
+    seen = {int(number): match for number, match in upload.preview["matches"].items()}
+    current = match_players(players)
+    changed = [
+        number
+        for number, match in current.items()
+        if seen.get(number, {}).get("status") != match.status
+        or seen.get(number, {}).get("player_id") != match.player_id
+    ]
+    if changed:
+        corrected = {**upload.preview, "matches": {str(number): match.as_dict() for number, match in current.items()}}
+        raise PreviewOutdated(
+            [
+                _(
+                    "The federation's players changed since this preview was made (start numbers %(numbers)s): "
+                    "check the players again."
+                )
+                % {"numbers": ", ".join(map(str, changed[:20]))}
+            ],
+            corrected,
+        )
+    resolved: dict[int, int | None] = {}
+    problems = []
+    for player in players:
+        match = current[player.start_number]
+        if match.status == MATCHED:
+            resolved[player.start_number] = match.player_id
+        elif match.status == NEW:
+            resolved[player.start_number] = None
+        else:
+            if player.start_number not in choices:
+                problems.append(
+                    _("Choose who %(name)s (start number %(number)s) is.")
+                    % {"name": player.display_name, "number": player.start_number}
+                )
+                continue
+            choice = choices[player.start_number]
+            if choice is not None and choice not in {c.player_id for c in match.candidates}:
+                problems.append(
+                    _("Start number %(number)s: that player was not offered.") % {"number": player.start_number}
+                )
+                continue
+            resolved[player.start_number] = choice
+    chosen = [pid for pid in resolved.values() if pid is not None]
+    if len(chosen) != len(set(chosen)):
+        problems.append(_("One federation player is chosen for two start numbers."))
+    if problems:
+        raise ConfirmError(problems)
+    return resolved
+
+
+def _club(name: str, cache: dict[str, Club]) -> Club | None:
+    name = name.strip()
+    if not name:
+        return None
+    if name not in cache:
+        cache[name] = Club.objects.filter(name=name).first() or Club.objects.create(name=name)
+    return cache[name]
+
+
+def _register(players: list[ParsedPlayer], resolved: dict[int, int | None], birth_dates: dict) -> dict[int, Player]:
+    """Create the new players, fill what existing ones lack; start number -> Player."""
+    clubs: dict[str, Club] = {}
+    existing = Player.objects.in_bulk([pid for pid in resolved.values() if pid is not None])
+    taken_fide = set(
+        Player.objects.filter(fide_id__in=[p.fide_id for p in players if p.fide_id]).values_list("fide_id", flat=True)
+    )
+    new_players: list[Player] = []
+    numbers: list[int] = []
+    for parsed in players:
+        birth, precision = parsed.birth_date, parsed.birth_precision
+        if parsed.start_number in birth_dates:
+            birth, precision = birth_dates[parsed.start_number]
+        player_id = resolved[parsed.start_number]
+        if player_id is None:
+            new_players.append(
+                Player(
+                    family_name=parsed.family_name,
+                    given_names=parsed.given_names,
+                    birth_date=birth if precision != "unknown" else None,
+                    birth_precision=precision if birth else Player.BirthPrecision.UNKNOWN,
+                    sex=parsed.sex,
+                    fide_id=parsed.fide_id if parsed.fide_id and parsed.fide_id not in taken_fide else None,
+                    country=parsed.country[:3],
+                    title=parsed.title[:4],
+                    club=_club(parsed.club, clubs),
+                )
+            )
+            numbers.append(parsed.start_number)
+            continue
+        player = existing[player_id]
+        changed = False
+        if player.birth_date is None and birth is not None and precision != "unknown":
+            player.birth_date, player.birth_precision, changed = birth, precision, True
+        if player.fide_id is None and parsed.fide_id and parsed.fide_id not in taken_fide:
+            player.fide_id, changed = parsed.fide_id, True
+        for attribute, value in (("country", parsed.country[:3]), ("title", parsed.title[:4]), ("sex", parsed.sex)):
+            if value and not getattr(player, attribute):
+                setattr(player, attribute, value)
+                changed = True
+        if player.club_id is None and parsed.club:
+            player.club, changed = _club(parsed.club, clubs), True
+        if changed:
+            player.save()
+    created = players_bulk_create(new_players)
+    by_number = {number: existing[pid] for number, pid in resolved.items() if pid is not None}
+    by_number.update(zip(numbers, created, strict=True))
+    return by_number
+
+
+@_saving_outdated_preview
+def tournament_confirm(
+    *,
+    upload: Upload,
+    user,
+    details: TournamentDetails,
+    choices: dict[int, int | None] | None = None,
+    birth_dates: dict[int, tuple[datetime.date, str]] | None = None,
+) -> Tournament:
+    """Save the previewed tournament, its participants and games, all or nothing."""
+    choices, birth_dates = choices or {}, birth_dates or {}
+    with transaction.atomic():
+        upload = Upload.objects.select_for_update().get(pk=upload.pk)
+        if upload.status != Upload.Status.PREVIEW:
+            raise ConfirmError([_("This upload was confirmed or cancelled already.")])
+        data = upload.preview["file"]
+        if data["content"] != RESULTS:
+            raise ConfirmError([_("A player list has no games: register its players instead.")])
+        _check_details(details, data)
+        players = _parsed_players(upload.preview)
+        resolved = _resolve(upload, players, choices)
+        by_number = _register(players, resolved, birth_dates)
+        tournament = Tournament.objects.create(
+            name=details.name.strip(),
+            city=details.city.strip(),
+            start_date=details.start_date,
+            end_date=details.end_date,
+            rounds=details.rounds,
+            time_control=details.time_control,
+            time_control_detail=details.time_control_detail,
+            fide_rated=details.fide_rated,
+            mchess_weight=details.mchess_weight or settings.MCHESS_DEFAULT_WEIGHT,
+            rate_mchess=details.rate_mchess,
+            rate_playchess=details.rate_playchess,
+            chief_arbiter=user,
+            status=Tournament.Status.CONFIRMED,
+        )
+        Participant.objects.bulk_create(
+            Participant(
+                tournament=tournament,
+                player=by_number[p.start_number],
+                start_number=p.start_number,
+                rank=p.rank,
+                points_in_file=p.points,
+                rating_in_file=p.national_rating or p.rating,
+                fide_rating_in_file=p.rating,
+                club_in_file=p.club[:200],
+            )
+            for p in players
+        )
+        Game.objects.bulk_create(
+            Game(
+                tournament=tournament,
+                round=g["round"],
+                board=g.get("board"),
+                white=by_number[g["white"]],
+                black=by_number[g["black"]] if g["black"] is not None else None,
+                result=g["result"],
+                kind=g["kind"],
+                moves=g.get("moves") or "",
+            )
+            for g in data["games"]
+        )
+        upload.status = Upload.Status.CONFIRMED
+        upload.tournament = tournament
+        upload.save(update_fields=["status", "tournament"])
+    return tournament
+
+
+@_saving_outdated_preview
+def players_register(
+    *, upload: Upload, choices: dict[int, int | None] | None = None, birth_dates: dict | None = None
+) -> list[Player]:
+    """A starting-rank list: create its new players and complete the known ones."""
+    with transaction.atomic():
+        upload = Upload.objects.select_for_update().get(pk=upload.pk)
+        if upload.status != Upload.Status.PREVIEW:
+            raise ConfirmError([_("This upload was confirmed or cancelled already.")])
+        players = _parsed_players(upload.preview)
+        resolved = _resolve(upload, players, choices or {})
+        by_number = _register(players, resolved, birth_dates or {})
+        upload.status = Upload.Status.REGISTERED
+        upload.save(update_fields=["status"])
+    return [by_number[p.start_number] for p in players]
+
+
+def _check_details(details: TournamentDetails, data: dict) -> None:
+    problems = []
+    if not details.name.strip():
+        problems.append(_("The tournament needs a name."))
+    if details.end_date < details.start_date:
+        problems.append(_("The tournament cannot end before it starts."))
+    highest = max((g["round"] for g in data["games"]), default=0)
+    if details.rounds < highest:
+        problems.append(
+            _("The file has games in round %(round)s; the tournament cannot have fewer rounds.") % {"round": highest}
+        )
+    if details.time_control not in Tournament.TimeControl.values:
+        problems.append(_("Unknown time control."))
+    if problems:
+        raise ConfirmError(problems)
