@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-ARBITERS = "Arbiters"
-FEDERATION_ADMINS = "Federation admins"
+from tournaments.roles import FEDERATION_ADMINS
 
 
 def is_arbiter(user) -> bool:

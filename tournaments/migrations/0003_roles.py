@@ -3,14 +3,7 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-ARBITER_PERMISSIONS = [
-    ("tournaments", "add_upload"),
-    ("tournaments", "view_upload"),
-    ("tournaments", "change_upload"),
-    ("tournaments", "delete_upload"),
-    ("tournaments", "view_tournament"),
-    ("players", "view_player"),
-]
+from tournaments.roles import ensure_roles
 
 
 def create_roles(apps, schema_editor):
@@ -19,15 +12,7 @@ def create_roles(apps, schema_editor):
         config.models_module = True
         create_permissions(config, apps=apps, verbosity=0)
         config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    arbiters, _ = Group.objects.get_or_create(name="Arbiters")
-    for app_label, codename in ARBITER_PERMISSIONS:
-        arbiters.permissions.add(Permission.objects.get(content_type__app_label=app_label, codename=codename))
-    admins, _ = Group.objects.get_or_create(name="Federation admins")
-    admins.permissions.add(
-        *Permission.objects.filter(content_type__app_label__in=["players", "tournaments", "ratings"])
-    )
+    ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
 def remove_roles(apps, schema_editor):
