@@ -149,6 +149,13 @@ class UploadViewsTestCase(BaseTestCase):
         assert "end_date" in response.context["form"].errors
         assert not Tournament.objects.exists()
 
+    def test_it_speaks_russian_to_a_russian_arbiter(self):
+        upload = services.upload_create(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        self.login(self.arbiter)
+        response = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(response, "Ничего не сохраняется и не обсчитывается, пока вы не подтвердите.")
+        self.assertContains(response, "Подтвердить и поставить в очередь на обсчёт")
+
     def test_it_does_not_query_per_player_in_the_preview(self):
         upload = services.upload_create(user=self.arbiter, file_name="km.trf", data=example("karl-mala-2005.trf"))
         self.login(self.arbiter)
