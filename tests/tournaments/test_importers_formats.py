@@ -426,3 +426,18 @@ def test_it_refuses_a_pgn_game_without_players_and_warns_on_unfinished_games():
     parsed = read_result_file("club.pgn", data)
     assert codes(parsed) == ["unfinished", "no_name"]
     assert str(parsed.errors[0]) == "club.pgn, line 9, game 2: the White tag is empty"
+
+
+def test_it_refuses_a_crosstable_whose_rows_disagree():
+    # Round 3: A's row says he played B; B's row says he played C.
+    rows = [
+        ["No.", "Name", "1.Rd", "2.Rd", "3.Rd"],
+        [1, "A  A ", "4w1", "3b½", "2w1"],
+        [2, "B  B ", "3w0", "4b1", "3b0"],
+        [3, "C  C ", "2b1", "1w½", "2w1"],
+        [4, "D  D ", "1b0", "2w0", -1],
+    ]
+    parsed = read_result_file("disagree.xlsx", xlsx(rows))
+    problem = next(p for p in parsed.errors if p.code == "inconsistent_pairing")
+    assert str(problem).startswith("disagree.xlsx, sheet 'Sheet1', row 2, column E, round 3: player 1 played 2")
+    assert "opponent 3" in str(problem)
