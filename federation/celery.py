@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 
@@ -10,7 +11,22 @@ app = Celery("federation")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# Every periodic job of the platform is listed here and nowhere else. All times
-# are UTC (CELERY_TIMEZONE). Entries are added with the jobs they start: the
-# Mchess inactivity penalty (00:01 on the 1st) and the monthly published lists.
-app.conf.beat_schedule = {}
+# Every periodic job of the platform is listed here and nowhere else. All times are UTC
+# (CELERY_TIMEZONE). Each job is idempotent: running it twice changes nothing more.
+app.conf.beat_schedule = {
+    # The Mchess inactivity penalty, at 00:01 on the 1st of every month.
+    "mchess-inactivity-penalty": {
+        "task": "ratings.tasks.mchess_monthly_penalty",
+        "schedule": crontab(minute=1, hour=0, day_of_month=1),
+    },
+    # The month's published lists, frozen after the penalty.
+    "publish-monthly-lists": {
+        "task": "ratings.tasks.publish_monthly_lists",
+        "schedule": crontab(minute=5, hour=0, day_of_month=1),
+    },
+    # Tournaments whose queue message was lost are queued again.
+    "requeue-stalled-tournaments": {
+        "task": "ratings.tasks.requeue_stalled",
+        "schedule": crontab(minute="*/15"),
+    },
+}

@@ -169,7 +169,7 @@ if CELERY_BROKER_URL is None:
         raise ImproperlyConfigured("CELERY_BROKER_URL must be set when DJANGO_ENV=production")
     if not CELERY_TASK_ALWAYS_EAGER:
         raise ImproperlyConfigured("CELERY_TASK_ALWAYS_EAGER=false needs a CELERY_BROKER_URL")
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -186,7 +186,10 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 3600, minimum=10)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", CELERY_TASK_TIME_LIMIT - 60, minimum=5)
 if CELERY_TASK_SOFT_TIME_LIMIT >= CELERY_TASK_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_SOFT_TIME_LIMIT must be below CELERY_TASK_TIME_LIMIT")
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
+# How long Redis waits before handing an unacknowledged message (a worker died) to another worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", CELERY_TASK_TIME_LIMIT + 600, minimum=1)
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # --- E-mail -----------------------------------------------------------------
@@ -214,6 +217,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 MCHESS_DEFAULT_WEIGHT = env_int("MCHESS_DEFAULT_WEIGHT", 250, minimum=1)
 PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000, minimum=0)
+# GCR is recomputed once after a burst of rating runs: this long after the last one.
+GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
+# For failure drills only: a rating run pauses this long inside its transaction (default 0).
+RATING_RUN_PAUSE_SECONDS = env_int("RATING_RUN_PAUSE_SECONDS", 0, minimum=0)
 
 # --- Security ---------------------------------------------------------------
 

@@ -23,7 +23,8 @@ class PlayerRating(models.Model):
 
     player = models.ForeignKey(Player, models.CASCADE, related_name="ratings")
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
-    rating = models.PositiveIntegerField(_("rating"))
+    # Null for a newcomer who has played but scored nothing yet: he has a state, not a rating.
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     provisional = models.BooleanField(_("provisional"), default=False)
     games = models.PositiveIntegerField(_("rated games"), default=0)
     tournaments = models.PositiveIntegerField(_("rated tournaments"), default=0)
@@ -32,6 +33,9 @@ class PlayerRating(models.Model):
     gcr1 = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
     gcr2 = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
     accuracy = models.DecimalField(_("accuracy, %"), max_digits=5, decimal_places=2, null=True, blank=True)
+    # The engine's state after the player's last rated event (stored games, counts), exactly as the
+    # next rating run needs it; the same snapshot is kept in every RatingChange for re-ratings.
+    state = models.JSONField(_("engine state"), default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -168,3 +172,59 @@ class RatingListEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player} {self.rating}{'*' if self.provisional else ''}"
+
+
+class PenaltyMonth(models.Model):
+    """A month whose Mchess inactivity penalty was due (the monthly job ran for it).
+
+    Re-ratings re-apply exactly these months, in order with the tournaments.
+    """
+
+    month = models.DateField(_("month"), unique=True, help_text=_("The first day of the month."))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["month"]
+        verbose_name = _("Mchess penalty month")
+        verbose_name_plural = _("Mchess penalty months")
+        constraints = [models.CheckConstraint(condition=Q(month__endswith="-01"), name="penalty_month_first_day")]
+
+    def __str__(self) -> str:
+        return f"{self.month:%Y-%m}"
+
+
+class InactivityPenalty(models.Model):
+    """One player's Mchess inactivity penalty of one month."""
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="inactivity_penalties")
+    month = models.DateField(_("month"))
+    rating_before = models.PositiveIntegerField(_("rating before"))
+    rating_after = models.PositiveIntegerField(_("rating after"))
+
+    class Meta:
+        ordering = ["month", "player_id"]
+        verbose_name = _("Mchess inactivity penalty")
+        verbose_name_plural = _("Mchess inactivity penalties")
+        constraints = [models.UniqueConstraint(fields=["player", "month"], name="penalty_once_per_player_month")]
+        indexes = [models.Index(fields=["month"], name="penalty_month_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.month:%Y-%m}: {self.rating_before} → {self.rating_after}"
+
+
+class GcrRun(models.Model):
+    """The holistic GCR recomputation: asked for after every rating run, done once for a burst."""
+
+    requested_at = models.DateTimeField(_("requested at"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    players = models.PositiveIntegerField(_("players"), default=0)
+    accuracy = models.DecimalField(_("accuracy, %"), max_digits=5, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("GCR recomputation")
+        verbose_name_plural = _("GCR recomputations")
+
+    def __str__(self) -> str:
+        return f"GCR {self.computed_at or 'pending'}"

@@ -11,7 +11,7 @@ from ratings.models import PlayerRating, RatingChange
 def rating_list(*, system: str) -> QuerySet[PlayerRating]:
     """The live list of one system, highest first, with the rank of each player (ties share a rank)."""
     return (
-        PlayerRating.objects.filter(system=system, player__merged_into__isnull=True)
+        PlayerRating.objects.filter(system=system, rating__isnull=False, player__merged_into__isnull=True)
         .select_related("player", "player__club", "player__region")
         .annotate(rank=Window(Rank(), order_by=F("rating").desc()))
         .order_by("-rating", "player__family_name", "player__given_names", "player_id")
@@ -19,7 +19,7 @@ def rating_list(*, system: str) -> QuerySet[PlayerRating]:
 
 
 def player_ratings(*, player) -> dict[str, PlayerRating]:
-    return {rating.system: rating for rating in PlayerRating.objects.filter(player=player)}
+    return {r.system: r for r in PlayerRating.objects.filter(player=player, rating__isnull=False)}
 
 
 def player_history(*, player) -> QuerySet[RatingChange]:

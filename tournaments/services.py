@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from players.matching import MATCHED, NEW, Match, match_players
 from players.models import Club, Player
 from players.services import players_bulk_create
+from ratings.tasks import queue_rating
 from tournaments.importers import read_result_file
 from tournaments.importers.base import ERROR, RESULTS, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
 from tournaments.models import Game, Participant, Tournament, Upload
@@ -323,7 +324,7 @@ def tournament_confirm(
             rate_mchess=details.rate_mchess,
             rate_playchess=details.rate_playchess,
             chief_arbiter=user,
-            status=Tournament.Status.CONFIRMED,
+            status=Tournament.Status.QUEUED,
         )
         Participant.objects.bulk_create(
             Participant(
@@ -354,6 +355,7 @@ def tournament_confirm(
         upload.status = Upload.Status.CONFIRMED
         upload.tournament = tournament
         upload.save(update_fields=["status", "tournament"])
+        queue_rating(tournament.pk)
     return tournament
 
 

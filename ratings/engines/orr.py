@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from ratings.engines.common import (
     Game,
@@ -231,8 +232,7 @@ def estimate(
 # --- Input and output ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class StoredGame:
+class StoredGame(NamedTuple):
     """A game kept for a newcomer's or provisional player's own later re-calculation."""
 
     opponent_rating: int

@@ -146,7 +146,7 @@ def test_it_runs_on_sqlite_with_eager_tasks_when_nothing_is_set():
     result = subprocess.run(  # noqa: S603
         [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, check=True
     )
-    assert result.stdout.split() == ["django.db.backends.sqlite3", "True", "True", "memory://"]
+    assert result.stdout.split() == ["django.db.backends.sqlite3", "True", "True", "memory://localhost/"]
 
 
 def test_it_uses_real_workers_when_a_broker_is_set():

@@ -95,7 +95,7 @@ def test_it_confirms_karl_mala_in_one_go(arbiter):
             fide_rated=True,
         ),
     )
-    assert tournament.status == Tournament.Status.CONFIRMED
+    assert tournament.status == Tournament.Status.QUEUED  # rated once the transaction commits
     assert tournament.chief_arbiter == arbiter
     assert Player.objects.count() == 283
     assert tournament.participants.count() == 283

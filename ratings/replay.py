@@ -1,0 +1,487 @@
+"""Rating history as a replay: roll the federation back to a point, then rate every event after it.
+
+Events are the tournaments of the history, in the rating order (end date, start date,
+id), and the Mchess penalty months, each placed before the tournaments that end on or
+after its first day. Rating a late tournament, re-rating from a date and applying a
+month's penalty are all the same operation: `replay_from(key)`.
+
+Every RatingChange keeps the player's engine state after it (rating, provisional flag,
+counts, stored games), so the state at any point is the state of the player's last
+change before it. Callers run this inside one transaction under the rating lock.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from players.models import FideImportApplication, Player
+from ratings.engines import mchess, orr
+from ratings.engines import playchess as pc
+from ratings.engines.common import Game as EngineGame
+from ratings.models import InactivityPenalty, PenaltyMonth, PlayerRating, ProvisionalGame, RatingChange, System
+from tournaments.models import Game, Participant, Tournament
+
+HISTORY = (Tournament.Status.CONFIRMED, Tournament.Status.QUEUED, Tournament.Status.RATED)
+ENGINE_SYSTEMS = (System.ORR, System.MCHESS, System.PLAYCHESS)
+START = (datetime.date.min, datetime.date.min, 0)
+
+
+def tournament_key(tournament) -> tuple:
+    return (tournament.end_date, tournament.start_date, tournament.pk)
+
+
+def penalty_key(month: datetime.date) -> tuple:
+    """A month's penalty comes after the tournaments that ended before its 1st, before all others."""
+    return (month, datetime.date.min, 0)
+
+
+def at_or_after(key: tuple, prefix: str = "") -> Q:
+    end, start, pk = key
+    return (
+        Q(**{f"{prefix}end_date__gt": end})
+        | Q(**{f"{prefix}end_date": end, f"{prefix}start_date__gt": start})
+        | Q(**{f"{prefix}end_date": end, f"{prefix}start_date": start, f"{prefix}id__gte": pk})
+    )
+
+
+def penalties_at_or_after(key: tuple) -> Q:
+    """Penalty months whose place in the order is at or after `key`."""
+    if key == START:
+        return Q()
+    month, start, pk = key
+    same_month_too = start == datetime.date.min and pk <= 0  # `key` is itself a penalty month
+    return (Q(month__gt=month) | Q(month=month)) if same_month_too else Q(month__gt=month)
+
+
+@dataclass
+class Standing:
+    """A player's standing in one system between events: what PlayerRating and the snapshots hold."""
+
+    rating: int | None = None
+    provisional: bool = False
+    games: int = 0
+    tournaments: int = 0
+    last_played: datetime.date | None = None
+    stored: tuple = ()  # ORR: stored games; PlayChess: the history of a provisional rating
+
+    def snapshot(self) -> dict:
+        return {
+            "rating": self.rating,
+            "provisional": self.provisional,
+            "games": self.games,
+            "tournaments": self.tournaments,
+            "last_played": self.last_played.isoformat() if self.last_played else None,
+            "stored": [list(g) for g in self.stored],
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict) -> Standing:
+        last = data.get("last_played")
+        return cls(
+            rating=data.get("rating"),
+            provisional=bool(data.get("provisional")),
+            games=data.get("games", 0),
+            tournaments=data.get("tournaments", 0),
+            last_played=datetime.date.fromisoformat(last) if last else None,
+            stored=tuple(tuple(g) for g in data.get("stored", [])),
+        )
+
+
+@dataclass
+class Summary:
+    tournaments: list[int] = field(default_factory=list)
+    penalty_months: list[datetime.date] = field(default_factory=list)
+    changes: int = 0
+    penalties: int = 0
+
+
+class Replay:
+    def __init__(self):
+        self.standings: dict[str, dict[int, Standing | None]] = {s: {} for s in ENGINE_SYSTEMS}
+        self.touched: dict[str, set[int]] = {s: set() for s in ENGINE_SYSTEMS}
+        self.changes: list[RatingChange] = []
+        self.penalties: list[InactivityPenalty] = []
+        self.players: dict[int, Player] = {}
+        self.approved: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
+        self.summary = Summary()
+
+    # --- Rolling back -------------------------------------------------------------------------
+
+    def roll_back(self, key: tuple) -> None:
+        """Delete every result at or after `key` and restore the affected players' standings before it."""
+        later = Tournament.objects.filter(at_or_after(key))
+        later_changes = RatingChange.objects.filter(tournament__in=later)
+        affected: dict[str, set[int]] = {s: set() for s in ENGINE_SYSTEMS}
+        for system, player_id in later_changes.values_list("system", "player_id").distinct():
+            affected[system].add(player_id)
+        later_penalties = InactivityPenalty.objects.filter(penalties_at_or_after(key))
+        affected[System.MCHESS].update(later_penalties.values_list("player_id", flat=True))
+        if key == START:
+            # From scratch: every standing goes, including any left by tournaments no longer in the history.
+            for system in ENGINE_SYSTEMS:
+                affected[system].update(PlayerRating.objects.filter(system=system).values_list("player_id", flat=True))
+
+        for system in ENGINE_SYSTEMS:
+            players = affected[system]
+            if not players:
+                continue
+            earlier: dict[int, tuple[tuple, dict]] = {}
+            rows = (
+                RatingChange.objects.filter(player_id__in=players, system=system)
+                .exclude(tournament__in=later)
+                .values_list("player_id", "tournament__end_date", "tournament__start_date", "tournament_id", "details")
+            )
+            for player_id, end, start, tournament_id, details in rows.iterator(chunk_size=2000):
+                change_key = (end, start, tournament_id)
+                if player_id not in earlier or change_key > earlier[player_id][0]:
+                    earlier[player_id] = (change_key, details.get("state", {}))
+            restored = {pid: Standing.from_snapshot(state) for pid, (_, state) in earlier.items()}
+            if system == System.MCHESS:
+                penalties = (
+                    InactivityPenalty.objects.filter(player_id__in=players)
+                    .exclude(penalties_at_or_after(key))
+                    .order_by("month")
+                    .values_list("player_id", "month", "rating_after")
+                )
+                for player_id, month, after in penalties:
+                    last = earlier.get(player_id)
+                    if last is not None and penalty_key(month) > last[0]:
+                        restored[player_id].rating = after
+            for player_id in players:
+                self.standings[system][player_id] = restored.get(player_id)
+                self.touched[system].add(player_id)
+        later_changes.delete()
+        later_penalties.delete()
+
+    # --- Loading ------------------------------------------------------------------------------
+
+    def standing(self, system: str, player_id: int) -> Standing | None:
+        """The player's standing now in the replay (loaded from the database the first time)."""
+        table = self.standings[system]
+        if player_id not in table:
+            self._load(system, [player_id])
+        return table[player_id]
+
+    def _load(self, system: str, player_ids) -> None:
+        missing = [pid for pid in player_ids if pid not in self.standings[system]]
+        if not missing:
+            return
+        for row in PlayerRating.objects.filter(system=system, player_id__in=missing).values("player_id", "state"):
+            self.standings[system][row["player_id"]] = Standing.from_snapshot(row["state"])
+        for pid in missing:
+            self.standings[system].setdefault(pid, None)
+
+    def prepare(self, tournaments: list[Tournament]) -> tuple[dict, dict]:
+        """Participants and games of every tournament to replay, in a few queries."""
+        ids = [t.pk for t in tournaments]
+        participants: dict[int, list[Participant]] = defaultdict(list)
+        for participant in Participant.objects.filter(tournament_id__in=ids).select_related("player"):
+            participants[participant.tournament_id].append(participant)
+            self.players[participant.player_id] = participant.player
+        games: dict[int, list[Game]] = defaultdict(list)
+        for game in Game.objects.filter(tournament_id__in=ids).only(
+            "tournament_id", "round", "white_id", "black_id", "result", "kind"
+        ):
+            games[game.tournament_id].append(game)
+        approved = FideImportApplication.objects.filter(
+            status=FideImportApplication.Status.APPROVED, player_id__in=list(self.players), decided_at__isnull=False
+        ).values_list("player_id", "decided_at", "fide_rating")
+        for player_id, decided_at, rating in approved:
+            self.approved[player_id].append((timezone.localdate(decided_at), rating))
+        for system in ENGINE_SYSTEMS:
+            self._load(system, list(self.players))
+        return participants, games
+
+    def approved_fide(self, player_id: int, day: datetime.date) -> int | None:
+        """The FIDE rating the federation approved for the player by `day` (the latest such)."""
+        ratings = [(decided, rating) for decided, rating in self.approved.get(player_id, ()) if decided <= day]
+        return max(ratings)[1] if ratings else None
+
+    # --- Events -------------------------------------------------------------------------------
+
+    def rate(self, tournament: Tournament, participants: list[Participant], games: list[Game]) -> None:
+        humans = [p for p in participants if self.players[p.player_id].kind == Player.Kind.HUMAN]
+        human_ids = {p.player_id for p in humans}
+        engine_games = [
+            EngineGame(g.round, g.white_id, g.black_id, g.result, g.kind) for g in games if g.black_id is not None
+        ]
+        human_games = [g for g in engine_games if g.white in human_ids and g.black in human_ids]
+        self._orr(tournament, humans, human_games)
+        if tournament.rate_mchess:
+            self._mchess(tournament, participants, engine_games)
+        if tournament.rate_playchess:
+            self._playchess(tournament, humans, human_games)
+        self.summary.tournaments.append(tournament.pk)
+
+    def _record(self, system, tournament, player_id, before, after, *, games, half_points, details, guest=False):
+        details["state"] = after.snapshot() if after is not None else Standing().snapshot()
+        self.changes.append(
+            RatingChange(
+                player_id=player_id,
+                tournament_id=tournament.pk,
+                system=system,
+                rating_before=before.rating if before else None,
+                rating_after=after.rating if after else None,
+                provisional_before=bool(before and before.provisional),
+                provisional_after=bool(after and after.provisional),
+                games=games,
+                score=Decimal(half_points) / 2,
+                is_guest=guest,
+                enters_list=bool(after and after.rating is not None) and not guest,
+                details=details,
+            )
+        )
+
+    def _orr(self, tournament: Tournament, participants: list[Participant], games) -> None:
+        inputs = []
+        for p in participants:
+            standing = self.standing(System.ORR, p.player_id)
+            if standing is None:
+                state = orr.OrrState()
+            else:
+                stored = tuple(orr.StoredGame(*g) for g in standing.stored)
+                state = orr.OrrState(
+                    standing.rating, standing.provisional, stored, standing.tournaments if standing.provisional else 0
+                )
+            player = self.players[p.player_id]
+            inputs.append(
+                orr.OrrParticipant(
+                    p.player_id,
+                    state,
+                    fide_rating=p.fide_rating_in_file,
+                    approved_fide_rating=self.approved_fide(p.player_id, tournament.start_date),
+                    birth_date=player.birth_date,
+                    birth_precision=player.birth_precision,
+                    guest=p.is_guest,
+                )
+            )
+        result = orr.rate_tournament(
+            orr.OrrTournament(tournament.start_date, tuple(inputs), tuple(games), tournament.pk, tournament.fide_rated)
+        )
+        for player_id, outcome in result.players.items():
+            if outcome.games == 0:
+                continue
+            before = self.standing(System.ORR, player_id)
+            if outcome.state_after is None:  # a guest: rated for the event, nothing kept
+                after = Standing(outcome.rating_after, outcome.provisional_after)
+            else:
+                state = outcome.state_after
+                previous = before or Standing()
+                rated = state.rating is not None
+                after = Standing(
+                    rating=state.rating,
+                    provisional=state.provisional,
+                    games=previous.games + outcome.games,
+                    tournaments=previous.tournaments + (1 if rated else 0),
+                    last_played=tournament.end_date,
+                    stored=tuple(tuple(g) for g in state.stored_games),
+                )
+                self.standings[System.ORR][player_id] = after
+                self.touched[System.ORR].add(player_id)
+            coefficient = result.coefficient
+            details = outcome.details() | {
+                "Kt": coefficient.kt,
+                "Kt_mean_Ki": round(coefficient.mean_ki, 4) if coefficient.mean_ki is not None else None,
+                "Np": coefficient.np,
+                "n": coefficient.n,
+                "i": coefficient.i,
+                "Kt_lowered": coefficient.lowered,
+            }
+            self._record(
+                System.ORR,
+                tournament,
+                player_id,
+                before,
+                after,
+                games=outcome.games,
+                half_points=outcome.half_points,
+                details=details,
+                guest=outcome.guest,
+            )
+
+    def _mchess(self, tournament: Tournament, participants: list[Participant], games) -> None:
+        ratings = {}
+        for p in participants:
+            standing = self.standing(System.MCHESS, p.player_id)
+            if standing is not None and standing.rating is not None:
+                ratings[p.player_id] = standing.rating
+            else:
+                ratings[p.player_id] = mchess.initial_rating(
+                    computer=self.players[p.player_id].kind == Player.Kind.COMPUTER,
+                    fide_rating=self.approved_fide(p.player_id, tournament.start_date),
+                )
+        results = mchess.rate_tournament(ratings, games, weight=tournament.mchess_weight)
+        for player_id, outcome in results.items():
+            if outcome.games == 0:
+                continue
+            before = self.standing(System.MCHESS, player_id)
+            previous = before or Standing(rating=ratings[player_id])
+            after = Standing(
+                rating=outcome.rating_after,
+                games=previous.games + outcome.games,
+                tournaments=previous.tournaments + 1,
+                last_played=tournament.end_date,
+            )
+            self.standings[System.MCHESS][player_id] = after
+            self.touched[System.MCHESS].add(player_id)
+            if before is None:
+                before = Standing(rating=ratings[player_id])
+            self._record(
+                System.MCHESS,
+                tournament,
+                player_id,
+                before,
+                after,
+                games=outcome.games,
+                half_points=outcome.half_points,
+                details=outcome.details(tournament.mchess_weight),
+            )
+
+    def _playchess(self, tournament: Tournament, participants: list[Participant], games) -> None:
+        inputs = []
+        for p in participants:
+            standing = self.standing(System.PLAYCHESS, p.player_id)
+            if standing is None:
+                state = pc.PlayChessState()
+            else:
+                history = tuple(pc.PlayedGame(*g) for g in standing.stored)
+                state = pc.PlayChessState(standing.rating, standing.games, history)
+            inputs.append(
+                pc.PlayChessParticipant(
+                    p.player_id, state, fide_rating=self.approved_fide(p.player_id, tournament.start_date)
+                )
+            )
+        results = pc.rate_tournament(
+            inputs, games, default_entry_rating=settings.PLAYCHESS_DEFAULT_ENTRY_RATING, tournament_id=tournament.pk
+        )
+        for player_id, outcome in results.items():
+            if outcome.games == 0:
+                continue
+            before = self.standing(System.PLAYCHESS, player_id)
+            previous = before or Standing()
+            state = outcome.state_after
+            after = Standing(
+                rating=state.rating,
+                provisional=state.provisional,
+                games=state.games,
+                tournaments=previous.tournaments + 1,
+                last_played=tournament.end_date,
+                stored=tuple(tuple(g) for g in state.history),
+            )
+            self.standings[System.PLAYCHESS][player_id] = after
+            self.touched[System.PLAYCHESS].add(player_id)
+            self._record(
+                System.PLAYCHESS,
+                tournament,
+                player_id,
+                before,
+                after,
+                games=outcome.games,
+                half_points=outcome.half_points,
+                details=outcome.details(),
+            )
+
+    def penalise(self, month: datetime.date) -> None:
+        """The month's Mchess inactivity penalty, on every player who has an Mchess rating."""
+        table = self.standings[System.MCHESS]
+        known = set(PlayerRating.objects.filter(system=System.MCHESS).values_list("player_id", flat=True))
+        self._load(System.MCHESS, list(known))
+        for player_id, standing in table.items():
+            if standing is None or standing.rating is None:
+                continue
+            if not mchess.is_inactive(standing.last_played, month):
+                continue
+            after = mchess.penalised(standing.rating)
+            if after == standing.rating:
+                continue
+            self.penalties.append(
+                InactivityPenalty(player_id=player_id, month=month, rating_before=standing.rating, rating_after=after)
+            )
+            standing.rating = after
+            self.touched[System.MCHESS].add(player_id)
+        self.summary.penalty_months.append(month)
+
+    # --- Writing ------------------------------------------------------------------------------
+
+    def persist(self) -> None:
+        RatingChange.objects.bulk_create(self.changes, batch_size=2000)
+        InactivityPenalty.objects.bulk_create(self.penalties, batch_size=2000)
+        for system in ENGINE_SYSTEMS:
+            touched = self.touched[system]
+            if not touched:
+                continue
+            PlayerRating.objects.filter(system=system, player_id__in=touched).delete()
+            ProvisionalGame.objects.filter(system=system, player_id__in=touched).delete()
+            ratings, stored = [], []
+            for player_id in touched:
+                standing = self.standings[system].get(player_id)
+                if standing is None:
+                    continue
+                ratings.append(
+                    PlayerRating(
+                        player_id=player_id,
+                        system=system,
+                        rating=standing.rating,
+                        provisional=standing.provisional,
+                        games=standing.games,
+                        tournaments=standing.tournaments,
+                        last_played=standing.last_played,
+                        state=standing.snapshot(),
+                    )
+                )
+                if system in (System.ORR, System.PLAYCHESS) and (standing.provisional or standing.rating is None):
+                    for opponent_rating, half_points, tournament_id, rnd, opponent_id in standing.stored:
+                        stored.append(
+                            ProvisionalGame(
+                                player_id=player_id,
+                                system=system,
+                                tournament_id=tournament_id,
+                                round=rnd,
+                                opponent_id=opponent_id,
+                                opponent_rating=opponent_rating,
+                                score=Decimal(half_points) / 2,
+                            )
+                        )
+            PlayerRating.objects.bulk_create(ratings, batch_size=2000)
+            ProvisionalGame.objects.bulk_create(stored, batch_size=2000)
+        self.summary.changes = len(self.changes)
+        self.summary.penalties = len(self.penalties)
+
+
+def replay_from(key: tuple) -> Summary:
+    """Roll back to just before `key` and rate every event from there on, in order."""
+    replay = Replay()
+    replay.roll_back(key)
+    tournaments = list(
+        Tournament.objects.filter(at_or_after(key), status__in=HISTORY).order_by("end_date", "start_date", "id")
+    )
+    months = list(
+        PenaltyMonth.objects.filter(month__gte=key[0] if key != START else datetime.date.min).values_list(
+            "month", flat=True
+        )
+    )
+    events = [(tournament_key(t), "tournament", t) for t in tournaments]
+    events += [(penalty_key(m), "penalty", m) for m in months if penalty_key(m) >= key]
+    events.sort(key=lambda event: event[0])
+    participants, games = replay.prepare(tournaments)
+    if settings.RATING_RUN_PAUSE_SECONDS:
+        time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
+    for _, kind, item in events:
+        if kind == "tournament":
+            replay.rate(item, participants[item.pk], games[item.pk])
+        else:
+            replay.penalise(item)
+    replay.persist()
+    now = timezone.now()
+    Tournament.objects.filter(pk__in=replay.summary.tournaments).update(
+        status=Tournament.Status.RATED, status_detail="", rated_at=now
+    )
+    return replay.summary
