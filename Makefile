@@ -18,6 +18,7 @@ $(VENV)/.test: $(VENV)/.runtime
 run: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py ensure_admin
+	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(VENV)/.test

@@ -22,43 +22,18 @@ from collections import defaultdict
 from ratings.engines import gcr, mchess, orr
 from ratings.engines import playchess as pc
 from ratings.engines.common import Game
+from tournaments import synthetic
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
 
-def play(rng: random.Random, white_strength: float, black_strength: float) -> str:
-    expected = 1 / (1 + 10 ** ((black_strength - white_strength) / 400))
-    draw = 0.3
-    roll = rng.random()
-    if roll < expected * (1 - draw):
-        return "1-0"
-    if roll < expected * (1 - draw) + draw:
-        return "1/2-1/2"
-    return "0-1"
-
-
-def swiss(rng: random.Random, strengths: list[float], rounds: int, first_round: int = 1) -> list[Game]:
-    """A simple Swiss: sort by score then strength, pair neighbours who have not met."""
-    players = list(range(len(strengths)))
-    score = dict.fromkeys(players, 0.0)
-    met: set[tuple[int, int]] = set()
-    games = []
-    for rnd in range(first_round, first_round + rounds):
-        order = sorted(players, key=lambda p: (-score[p], -strengths[p]))
-        if len(order) % 2:
-            score[order.pop()] += 1  # the bye
-        while order:
-            a = order.pop(0)
-            partner = next((b for b in order if (a, b) not in met), order[0])
-            order.remove(partner)
-            met.update({(a, partner), (partner, a)})
-            white, black = (a, partner) if rng.random() < 0.5 else (partner, a)
-            result = play(rng, strengths[white], strengths[black])
-            games.append(Game(rnd, white, black, result))
-            hp = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[result]
-            score[white] += hp
-            score[black] += 1 - hp
-    return games
+def swiss(rng: random.Random, strengths: list[float], rounds: int) -> list[Game]:
+    """The shared synthetic Swiss (tournaments/synthetic.py) as engine games, byes left out."""
+    return [
+        Game(rnd, white, black, res)
+        for rnd, white, black, res in synthetic.swiss(rng, strengths, rounds)
+        if black is not None
+    ]
 
 
 def orr_swiss_case(seed: int):

@@ -13,6 +13,9 @@ from federation.settings import STORAGES
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 LANGUAGE_CODE = "en"
+# Tasks run inside the test process; the worker tests (tests/worker) start real workers on Redis
+# and switch this off for their own duration.
+CELERY_TASK_ALWAYS_EAGER = True
 PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="federation-private-"))
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="federation-media-"))
 STORAGES = {**STORAGES, "private": {**STORAGES["private"], "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None}}}

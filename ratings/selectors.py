@@ -29,3 +29,27 @@ def player_history(*, player) -> QuerySet[RatingChange]:
         .select_related("tournament")
         .order_by("-tournament__end_date", "-tournament__start_date", "-tournament_id", "system")
     )
+
+
+def list_export_rows(*, system: str) -> list[dict]:
+    """The current list of one system as plain rows, in list order (one query)."""
+    rows = []
+    for rating in rating_list(system=system):
+        player = rating.player
+        rows.append(
+            {
+                "rank": rating.rank,
+                "federation_id": player.federation_id,
+                "name": player.full_name,
+                "birth_year": player.birth_year,
+                "sex": player.sex or None,
+                "fide_id": player.fide_id,
+                "club": player.club.name if player.club_id else None,
+                "region": player.region.name if player.region_id else None,
+                "rating": rating.rating,
+                "provisional": rating.provisional,
+                "games": rating.games,
+                "last_played": rating.last_played.isoformat() if rating.last_played else None,
+            }
+        )
+    return rows

@@ -53,3 +53,10 @@ def request_gcr() -> None:
 def queue_rating(tournament_id: int) -> None:
     """Queue a tournament for rating once the transaction that confirmed it has committed."""
     transaction.on_commit(lambda: rate_tournament.delay(tournament_id))
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def rerate_since(since: str | None = None) -> None:
+    """An admin's re-rating from a date (ISO), or of the whole history."""
+    services.rerate_since(since=datetime.date.fromisoformat(since) if since else None)
+    request_gcr()

@@ -1,4 +1,5 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Game, Participant, Tournament, Upload
 
@@ -20,6 +21,21 @@ class TournamentAdmin(admin.ModelAdmin):
     autocomplete_fields = ["chief_arbiter", "co_arbiters"]
     readonly_fields = ["status", "status_detail", "rated_at", "created_at", "updated_at"]
     inlines = [ParticipantInline]
+    actions = ["rerate_from_here"]
+
+    @admin.action(description=_("Re-rate the history from the earliest selected tournament"))
+    def rerate_from_here(self, request, queryset):
+        from ratings.tasks import rerate_since
+
+        first = queryset.order_by("end_date").values_list("end_date", flat=True).first()
+        if first is None:
+            return
+        rerate_since.delay(first.isoformat())
+        self.message_user(
+            request,
+            _("Every tournament ending on or after %(date)s is queued for re-rating.") % {"date": first},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(Participant)

@@ -29,11 +29,17 @@ def test_it_configures_celery_for_json_and_safe_retries():
     assert isinstance(conf.beat_schedule, dict)
 
 
-def test_it_runs_tasks_eagerly_without_a_broker():
-    if settings.CELERY_BROKER_URL.startswith("memory://"):
-        assert app.conf.task_always_eager is True
-    else:
-        assert app.conf.task_always_eager is False
+def test_it_schedules_the_monthly_jobs_in_one_place():
+    schedule = app.conf.beat_schedule
+    penalty = schedule["mchess-inactivity-penalty"]
+    assert penalty["task"] == "ratings.tasks.mchess_monthly_penalty"
+    cron = penalty["schedule"]
+    assert (cron.minute, cron.hour, cron.day_of_month) == ({1}, {0}, {1})  # 00:01 UTC on the 1st
+    lists = schedule["publish-monthly-lists"]
+    assert lists["task"] == "ratings.tasks.publish_monthly_lists"
+    assert (lists["schedule"].hour, lists["schedule"].day_of_month) == ({0}, {1})
+    for entry in schedule.values():
+        assert entry["task"] in app.tasks, entry["task"]
 
 
 @pytest.mark.django_db

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import openpyxl
 
+from tournaments.importers.trf import format_player_line
+
 EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 
 
@@ -15,24 +17,7 @@ def example(name: str) -> bytes:
     return (EXAMPLES / name).read_bytes()
 
 
-def trf_player(
-    start: int,
-    name: str,
-    rating: int | str = "",
-    fed: str = "",
-    fide_id: int | str = "",
-    birth: str = "",
-    points: str = "",
-    rank: int | str = "",
-    rounds=(),
-    sex: str = " ",
-    title: str = "",
-) -> str:
-    line = f"001 {start:>4} {sex:1}{title:>3} {name:<33} {rating!s:>4} {fed:>3} {fide_id!s:>11} {birth:>10} "
-    line += f"{points:>4} {rank!s:>4}  "
-    for opponent, colour, result in rounds:
-        line += f"{opponent!s:>4} {colour:1} {result:1}  "  # 10 columns a round, from column 92
-    return line.rstrip()
+trf_player = format_player_line
 
 
 def trf(lines: list[str], newline: str = "\n", header: list[str] | None = None) -> bytes:

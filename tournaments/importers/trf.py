@@ -262,3 +262,24 @@ def _check_duplicate_numbers(parsed: ParsedFile) -> None:
             )
         else:
             seen[player.start_number] = player.place
+
+
+def format_player_line(
+    start: int,
+    name: str,
+    rating: int | str = "",
+    fed: str = "",
+    fide_id: int | str = "",
+    birth: str = "",
+    points: str = "",
+    rank: int | str = "",
+    rounds=(),
+    sex: str = " ",
+    title: str = "",
+) -> str:
+    """A 001 line at its exact columns; `rounds` holds (opponent or "0000", colour, result) per round."""
+    line = f"001 {start:>4} {sex:1}{title:>3} {name:<33} {rating!s:>4} {fed:>3} {fide_id!s:>11} {birth:>10} "
+    line += f"{points:>4} {rank!s:>4}  "
+    for opponent, colour, result in rounds:
+        line += f"{opponent!s:>4} {colour:1} {result:1}  "  # 10 columns a round, from column 92
+    return line.rstrip()

@@ -1,0 +1,80 @@
+"""Fill an empty database with a demo federation, through the real pipeline (idempotent)."""
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from ratings import services as rating_services
+from tournaments import demo, services
+from tournaments.models import Tournament
+from tournaments.roles import ARBITERS, ensure_roles
+from tournaments.services import TournamentDetails
+
+EXAMPLES = (
+    ("karl-mala-2005.trf", Tournament.TimeControl.CLASSICAL),
+    ("fide-grand-swiss-2021.pgn", Tournament.TimeControl.CLASSICAL),
+)
+
+
+class Command(BaseCommand):
+    help = "Load the demo federation: the complete example files and a children's season, all rated."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--examples", default=None, help="folder of the example files (../shared/examples)")
+
+    def handle(self, *args, examples, **options):
+        if Tournament.objects.exists():
+            self.stdout.write("The database has tournaments already: no demo data loaded.")
+            return
+        from django.conf import settings
+
+        folder = settings.BASE_DIR.parent / "shared" / "examples" if examples is None else examples
+        ensure_roles(Group, Permission)
+        arbiter, _ = get_user_model().objects.get_or_create(username="demo-arbiter", defaults={"first_name": "Demo"})
+        arbiter.set_unusable_password()
+        arbiter.save()
+        arbiter.groups.add(Group.objects.get(name=ARBITERS))
+
+        for name, time_control in EXAMPLES:
+            path = folder / name
+            if not path.exists():
+                self.stderr.write(f"{path} is missing: skipped")
+                continue
+            self._import(arbiter, name, path.read_bytes(), fide_rated=True, time_control=time_control)
+        for file in demo.season():
+            self._import(arbiter, file.name, file.data, fide_rated=False, time_control=Tournament.TimeControl.RAPID)
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            self.stdout.write("Rating runs are queued for the Celery workers (make worker).")
+            return
+        rating_services.gcr_recompute(force=True)
+        rating_services.publish_lists(month=timezone.localdate())
+        rated = Tournament.objects.filter(status=Tournament.Status.RATED).count()
+        self.stdout.write(self.style.SUCCESS(f"Demo federation loaded: {rated} tournaments rated."))
+
+    def _import(self, arbiter, name, data, *, fide_rated, time_control):
+        upload = services.upload_create(user=arbiter, file_name=name, data=data)
+        file = upload.preview["file"]
+        start = datetime.date.fromisoformat(file["start_date"])
+        end = datetime.date.fromisoformat(file["end_date"])
+        details = TournamentDetails(
+            name=file["name"],
+            city=file["city"],
+            start_date=start,
+            end_date=end,
+            rounds=file["rounds"],
+            time_control=time_control,
+            time_control_detail=file["time_control"][:100],
+            fide_rated=fide_rated,
+        )
+        # New players only: the demo database starts empty, so nothing is ambiguous... except namesakes
+        # within the season, who are the same children: take the offered player.
+        choices = {
+            int(number): match["candidates"][0]["player_id"]
+            for number, match in upload.preview["matches"].items()
+            if match["status"] == "ambiguous"
+        }
+        tournament = services.tournament_confirm(upload=upload, user=arbiter, details=details, choices=choices)
+        self.stdout.write(f"  {tournament.name}: {tournament.participants.count()} players")
