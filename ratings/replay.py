@@ -295,11 +295,13 @@ class Replay:
                 "i": coefficient.i,
                 "Kt_lowered": coefficient.lowered,
             }
+            # The rating he started with: his ORR rating, or the FIDE rating that stood in for it.
+            shown_before = Standing(rating=outcome.rating_before, provisional=outcome.provisional_before)
             self._record(
                 System.ORR,
                 tournament,
                 player_id,
-                before,
+                shown_before,
                 after,
                 games=outcome.games,
                 half_points=outcome.half_points,
