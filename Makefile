@@ -30,8 +30,11 @@ lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# Speed measurements (not tests); the pipeline one needs PostgreSQL and Redis on this machine.
 bench: $(VENV)/.runtime
+	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
+	$(PY) -m benchmarks.pipeline | tee benchmarks/results/pipeline.md
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker --loglevel=INFO --concurrency=1

@@ -31,7 +31,7 @@ _FOLDS = (
     ("ja", "ia"), ("ju", "iu"), ("jo", "e"), ("je", "e"), ("ts", "c"), ("tz", "c"),
     ("zh", "j"), ("y", "i"), ("w", "v"), ("ph", "f"), ("ii", "i"),
 )  # fmt: skip
-_NON_LETTERS = re.compile(r"[^a-z ]+")
+_NON_LETTERS = re.compile(r"[^a-z0-9 ]+")
 _SPACES = re.compile(r"\s+")
 
 

@@ -1,0 +1,187 @@
+"""Upload of a 300-player tournament to its published report, through Redis and a real worker.
+
+    python -m benchmarks.pipeline [--players 300] [--rounds 9] [--runs 3]
+
+Uses PostgreSQL and Redis: DATABASE_URL and CELERY_BROKER_URL when set, otherwise the local
+services at 127.0.0.1 with a database of its own (federation_bench, created and migrated).
+A Celery worker is started for the run and stopped after it. Target: under 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/federation_bench"
+DEFAULT_BROKER = "redis://127.0.0.1:6379/6"
+
+
+def environment(queue: str) -> dict:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "federation.settings",
+        "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
+        "CELERY_BROKER_URL": os.environ.get("BENCH_BROKER_URL", DEFAULT_BROKER),
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "GCR_DEBOUNCE_SECONDS": "1",
+        "DATABASE_CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+    }
+    return env
+
+
+def create_database(url: str) -> None:
+    name = url.rsplit("/", 1)[1]
+    exists = subprocess.run(  # noqa: S603
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname='{name}'"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not exists:
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)  # noqa: S603, S607
+
+
+def tournament_file(seed: int, players: int, rounds: int) -> bytes:
+    from tournaments import synthetic
+    from tournaments.importers.trf import format_player_line
+
+    rng = random.Random(seed)
+    strengths = [rng.gauss(1500, 350) for _ in range(players)]
+    cells: dict[int, list] = {i: [] for i in range(players)}
+    for _, white, black, result in synthetic.swiss(rng, strengths, rounds):
+        if black is None:
+            cells[white].append(("0000", "-", "U"))
+            continue
+        codes = {"1-0": ("1", "0"), "1/2-1/2": ("=", "="), "0-1": ("0", "1")}[result]
+        cells[white].append((black + 1, "w", codes[0]))
+        cells[black].append((white + 1, "b", codes[1]))
+    lines = [f"012 Benchmark open {seed}", "022 Kazan", "042 2026/10/01", f"052 2026/10/{min(rounds, 28):02}"]
+    for i in range(players):
+        rating = max(0, round(strengths[i])) if i % 3 else ""
+        lines.append(
+            format_player_line(
+                i + 1,
+                f"Bench{seed}-{i:03},Player",
+                rating=rating,
+                birth=f"{1950 + i % 60}/0{1 + i % 9}/1{i % 10}",
+                rounds=cells[i],
+            )
+        )
+    return "\n".join(lines).encode()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    env = environment(queue)
+    os.environ.update({k: v for k, v in env.items() if k not in os.environ or k.startswith(("DATABASE", "CELERY"))})
+    os.environ.update(env)
+    create_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    log = open(ROOT / "benchmarks" / "results" / "pipeline-worker.log", "wb")  # noqa: SIM115
+    worker = subprocess.Popen(  # noqa: S603
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "federation",
+            "worker",
+            "--concurrency=1",
+            "-Q",
+            queue,
+            "--loglevel=WARNING",
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+        ],  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        return _measure(args, worker)
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=30)
+        log.close()
+
+
+def _measure(args, worker) -> int:
+    import django
+
+    sys.path.insert(0, str(ROOT))
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group, Permission
+    from django.test import Client
+
+    from federation.celery import app
+    from tournaments import services
+    from tournaments.models import Tournament
+    from tournaments.roles import ARBITERS, ensure_roles
+
+    ensure_roles(Group, Permission)
+    arbiter, _ = get_user_model().objects.get_or_create(username="bench-arbiter")
+    arbiter.groups.add(Group.objects.get(name=ARBITERS))
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=0.5):
+        if time.monotonic() > deadline or worker.poll() is not None:
+            raise SystemExit("the worker did not start (see benchmarks/results/pipeline-worker.log)")
+    client = Client()
+    rows = []
+    for run in range(args.runs):
+        seed = int(time.time() * 1000) % 1_000_000 + run
+        data = tournament_file(seed, args.players, args.rounds)
+        began = time.perf_counter()
+        upload = services.upload_create(user=arbiter, file_name=f"bench-{seed}.trf", data=data)
+        previewed = time.perf_counter()
+        file = upload.preview["file"]
+        import datetime
+
+        details = services.TournamentDetails(
+            name=file["name"],
+            start_date=datetime.date.fromisoformat(file["start_date"]),
+            end_date=datetime.date.fromisoformat(file["end_date"]),
+            rounds=file["rounds"],
+        )
+        tournament = services.tournament_confirm(upload=upload, user=arbiter, details=details)
+        confirmed = time.perf_counter()
+        while Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk) != "rated":
+            if time.perf_counter() - began > 120:
+                raise SystemExit("the tournament was not rated within 120 s")
+            time.sleep(0.02)
+        rated = time.perf_counter()
+        response = client.get(f"/tournaments/{tournament.pk}/")
+        assert response.status_code == 200, response.status_code
+        published = time.perf_counter()
+        rows.append((previewed - began, confirmed - previewed, rated - confirmed, published - rated, published - began))
+    print(f"# Upload to published report: {args.players} players, {args.rounds} rounds, PostgreSQL + Redis + worker")
+    print()
+    print("| run | read + preview | confirm | queue + rating run | report page | total | target | met |")
+    print("|---|---|---|---|---|---|---|---|")
+    for number, row in enumerate(rows, start=1):
+        cells = " | ".join(f"{value * 1000:.0f} ms" for value in row)
+        print(f"| {number} | {cells} | < 5000 ms | {'yes' if row[-1] < 5 else '**no**'} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
