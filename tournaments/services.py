@@ -166,6 +166,22 @@ class TournamentDetails:
     rate_playchess: bool = True
 
 
+def details_from_file(file: dict, **overrides) -> TournamentDetails:
+    """The tournament details a previewed file gives (name, city, dates, rounds, time control)."""
+    start = datetime.date.fromisoformat(file["start_date"]) if file.get("start_date") else None
+    end = datetime.date.fromisoformat(file["end_date"]) if file.get("end_date") else start
+    values = {
+        "name": file["name"],
+        "city": file["city"],
+        "start_date": start,
+        "end_date": end,
+        "rounds": file["rounds"],
+        "time_control_detail": file["time_control"][:100],
+    }
+    values.update({key: value for key, value in overrides.items() if value is not None})
+    return TournamentDetails(**values)
+
+
 def _parsed_players(preview: dict) -> list[ParsedPlayer]:
     players = []
     for data in preview["file"]["players"]:

@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 from players.names import split_full_name
 from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Problem, ResultFileError
 from tournaments.importers.dates import parse_date
-from tournaments.importers.pairing import UNFINISHED, Cell, build_games
+from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_unique_start_numbers
 from tournaments.importers.spreadsheets import Grid
 
 COLUMNS = (
@@ -176,7 +176,7 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
         del position
     if not parsed.players:
         raise ResultFileError([Problem(ERROR, "the table has a header but no player rows", grid.place(), "empty")])
-    _check_unique_numbers(parsed)
+    check_unique_start_numbers(parsed)
     if not crosstable:
         parsed.rounds = 0
         return parsed
@@ -385,16 +385,3 @@ def _cell(parsed: ParsedFile, value, place, rnd: int) -> Cell | None:
         return Cell(int(match.group(1)), colour, code, place)
     parsed.error(f"the cell '{str(value).strip()}' cannot be read", place, "bad_cell")
     return None
-
-
-def _check_unique_numbers(parsed: ParsedFile) -> None:
-    seen = {}
-    for player in parsed.players:
-        if player.start_number in seen:
-            parsed.error(
-                f"start number {player.start_number} is used twice (also at {seen[player.start_number]})",
-                player.place,
-                "duplicate_start_number",
-            )
-        else:
-            seen[player.start_number] = player.place

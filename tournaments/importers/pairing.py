@@ -68,6 +68,20 @@ def _flip(result: str) -> str:
     return {WHITE_WINS: BLACK_WINS, BLACK_WINS: WHITE_WINS}.get(result, result)
 
 
+def check_unique_start_numbers(parsed: ParsedFile) -> None:
+    """Two players with one start number make every reference to it ambiguous: an error."""
+    seen: dict[int, Place | None] = {}
+    for player in parsed.players:
+        if player.start_number in seen:
+            parsed.error(
+                f"start number {player.start_number} is used twice (also at {seen[player.start_number]})",
+                player.place,
+                "duplicate_start_number",
+            )
+        else:
+            seen[player.start_number] = player.place
+
+
 def drop_bye_placeholders(parsed: ParsedFile, cells: dict[tuple[int, int], Cell]) -> None:
     """Leave out the pseudo-player some programs list for the bye ('spielfrei'): a name like that,
     no FIDE id, no rating and no game against a real opponent."""

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from tournaments.importers.base import ERROR, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
 from tournaments.importers.dates import UNKNOWN, parse_date
-from tournaments.importers.pairing import Cell, build_games, drop_bye_placeholders
+from tournaments.importers.pairing import Cell, build_games, check_unique_start_numbers, drop_bye_placeholders
 
 LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 PLAYED_CODES = set("10=+-WDL")
@@ -105,7 +105,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         parsed.start_date = min(parsed.round_dates.values())
     if parsed.end_date is None and parsed.round_dates:
         parsed.end_date = max(parsed.round_dates.values())
-    _check_duplicate_numbers(parsed)
+    check_unique_start_numbers(parsed)
     drop_bye_placeholders(parsed, cells)
     if not parsed.errors:
         build_games(parsed, cells)
@@ -249,19 +249,6 @@ def _apply_byes(parsed: ParsedFile, byes, cells) -> None:
                     "bye_conflict",
                 )
         parsed.rounds = max(parsed.rounds, rnd)
-
-
-def _check_duplicate_numbers(parsed: ParsedFile) -> None:
-    seen: dict[int, Place] = {}
-    for player in parsed.players:
-        if player.start_number in seen:
-            parsed.error(
-                f"start rank {player.start_number} is used twice (also at {seen[player.start_number]})",
-                player.place,
-                "duplicate_start_number",
-            )
-        else:
-            seen[player.start_number] = player.place
 
 
 def format_player_line(

@@ -1,7 +1,5 @@
 """Fill an empty database with a demo federation, through the real pipeline (idempotent)."""
 
-import datetime
-
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
@@ -11,7 +9,6 @@ from ratings import services as rating_services
 from tournaments import demo, services
 from tournaments.models import Tournament
 from tournaments.roles import ARBITERS, ensure_roles
-from tournaments.services import TournamentDetails
 
 EXAMPLES = (
     ("karl-mala-2005.trf", Tournament.TimeControl.CLASSICAL),
@@ -57,18 +54,7 @@ class Command(BaseCommand):
     def _import(self, arbiter, name, data, *, fide_rated, time_control):
         upload = services.upload_create(user=arbiter, file_name=name, data=data)
         file = upload.preview["file"]
-        start = datetime.date.fromisoformat(file["start_date"])
-        end = datetime.date.fromisoformat(file["end_date"])
-        details = TournamentDetails(
-            name=file["name"],
-            city=file["city"],
-            start_date=start,
-            end_date=end,
-            rounds=file["rounds"],
-            time_control=time_control,
-            time_control_detail=file["time_control"][:100],
-            fide_rated=fide_rated,
-        )
+        details = services.details_from_file(file, time_control=time_control, fide_rated=fide_rated)
         # New players only: the demo database starts empty, so nothing is ambiguous... except namesakes
         # within the season, who are the same children: take the offered player.
         choices = {

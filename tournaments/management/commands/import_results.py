@@ -86,20 +86,16 @@ class Command(BaseCommand):
             players = services.players_register(upload=upload)
             self.stdout.write(self.style.SUCCESS(f"{path.name}: {len(players)} players registered"))
             return
-        start = start_date or (datetime.date.fromisoformat(file["start_date"]) if file["start_date"] else None)
-        end = end_date or (datetime.date.fromisoformat(file["end_date"]) if file["end_date"] else start)
-        if start is None:
-            raise services.ConfirmError(["the file gives no dates: pass --start-date and --end-date"])
-        details = services.TournamentDetails(
+        details = services.details_from_file(
+            file,
             name=file["name"] or path.stem,
-            city=file["city"],
-            start_date=start,
-            end_date=end,
-            rounds=file["rounds"],
+            start_date=start_date,
+            end_date=end_date or start_date,
             time_control=time_control,
-            time_control_detail=file["time_control"][:100],
             fide_rated=fide_rated,
         )
+        if details.start_date is None:
+            raise services.ConfirmError(["the file gives no dates: pass --start-date and --end-date"])
         tournament = services.tournament_confirm(upload=upload, user=user, details=details)
         self.stdout.write(
             self.style.SUCCESS(
