@@ -2,7 +2,7 @@ from django.shortcuts import redirect, render
 
 from players.selectors import player_by_federation_id
 from ratings import selectors as rating_selectors
-from ratings.models import System
+from tournaments import selectors as tournament_selectors
 
 
 def player_detail(request, federation_id: int):
@@ -10,10 +10,9 @@ def player_detail(request, federation_id: int):
     if player.merged_into_id:
         # A merged duplicate keeps its address: old links lead to the record that replaced it.
         return redirect(player.merged_into)
-    ratings = rating_selectors.player_ratings(player=player)
     context = {
         "player": player,
-        "ratings": [(value, label, ratings.get(value)) for value, label in System.choices],
-        "history": rating_selectors.player_history(player=player),
+        **rating_selectors.player_page(player=player),
+        "games": tournament_selectors.player_games(player=player),
     }
     return render(request, "players/detail.html", context)

@@ -5,16 +5,35 @@ from __future__ import annotations
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
 
 
 def rating_list(*, system: str) -> QuerySet[PlayerRating]:
     """The live list of one system, highest first, with the rank of each player (ties share a rank)."""
-    return (
-        PlayerRating.objects.filter(system=system, rating__isnull=False, player__merged_into__isnull=True)
-        .select_related("player", "player__club", "player__region")
-        .annotate(rank=Window(Rank(), order_by=F("rating").desc()))
-        .order_by("-rating", "player__family_name", "player__given_names", "player_id")
+    return ranked(live_list(system=system))
+
+
+def live_list(*, system: str) -> QuerySet[PlayerRating]:
+    """The live list before ranking: filters go here, then `ranked`."""
+    return PlayerRating.objects.filter(
+        system=system, rating__isnull=False, player__merged_into__isnull=True
+    ).select_related("player", "player__club", "player__region")
+
+
+def published_list(*, rating_list: RatingList) -> QuerySet[RatingListEntry]:
+    return RatingListEntry.objects.filter(rating_list=rating_list).select_related(
+        "player", "player__club", "player__region"
+    )
+
+
+def published_months(*, system: str) -> list:
+    return list(RatingList.objects.filter(system=system).order_by("-month").values_list("month", flat=True))
+
+
+def ranked(queryset):
+    """Rank within what the filters left (ties share a rank), highest rating first."""
+    return queryset.annotate(rank=Window(Rank(), order_by=F("rating").desc())).order_by(
+        "-rating", "player__family_name", "player__given_names", "player_id"
     )
 
 
@@ -31,11 +50,50 @@ def player_history(*, player) -> QuerySet[RatingChange]:
     )
 
 
-def list_export_rows(*, system: str) -> list[dict]:
-    """The current list of one system as plain rows, in list order (one query)."""
+def player_page(*, player) -> dict:
+    """Everything the player page shows, in a fixed number of queries."""
+    from ratings.charts import rating_chart
+    from ratings.engines.orr import ESTABLISHED_GAMES, ESTABLISHED_TOURNAMENTS
+    from ratings.engines.playchess import ESTABLISHED_GAMES as PLAYCHESS_GAMES
+    from ratings.models import InactivityPenalty, System
+
+    current = player_ratings(player=player)
+    changes = list(player_history(player=player))
+    by_tournament: dict[int, dict] = {}
+    series: dict[str, list] = {system: [] for system in System.values}
+    for change in reversed(changes):  # oldest first
+        row = by_tournament.setdefault(change.tournament_id, {"tournament": change.tournament})
+        row[change.system] = change
+        series[change.system].append((change.tournament.end_date, change.rating_after, change.tournament.name))
+    for penalty in InactivityPenalty.objects.filter(player=player).order_by("month"):
+        series[System.MCHESS].append((penalty.month, penalty.rating_after, "inactivity"))
+    series[System.MCHESS].sort(key=lambda item: item[0])
+    ratings = []
+    for value, label in System.choices:
+        rating = current.get(value)
+        left = None
+        if rating is not None and rating.provisional:
+            if value == System.ORR:
+                stored = len(rating.state.get("stored", []))
+                left = (max(0, ESTABLISHED_GAMES - stored), max(0, ESTABLISHED_TOURNAMENTS - rating.tournaments))
+            elif value == System.PLAYCHESS:
+                left = (max(0, PLAYCHESS_GAMES - rating.games), 0)
+        chart = rating_chart(series[value]) if value != System.GCR else None
+        ratings.append({"system": value, "label": label, "rating": rating, "left": left, "chart": chart})
+    tournaments = sorted(
+        by_tournament.values(),
+        key=lambda row: (row["tournament"].end_date, row["tournament"].start_date, row["tournament"].pk),
+        reverse=True,
+    )
+    return {"ratings": ratings, "tournaments": tournaments}
+
+
+def list_export_rows(*, system: str, queryset=None) -> list[dict]:
+    """A list (by default the whole live list of `system`) as plain rows, in list order (one query)."""
     rows = []
-    for rating in rating_list(system=system):
+    for rating in ranked(queryset if queryset is not None else live_list(system=system)):
         player = rating.player
+        last_played = getattr(rating, "last_played", None)
         rows.append(
             {
                 "rank": rating.rank,
@@ -49,7 +107,7 @@ def list_export_rows(*, system: str) -> list[dict]:
                 "rating": rating.rating,
                 "provisional": rating.provisional,
                 "games": rating.games,
-                "last_played": rating.last_played.isoformat() if rating.last_played else None,
+                "last_played": last_played.isoformat() if last_played else None,
             }
         )
     return rows

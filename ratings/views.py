@@ -1,19 +1,70 @@
-from django.http import Http404
-from django.shortcuts import render
+import datetime
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
-from ratings import selectors
-from ratings.models import System
+from ratings import exports, selectors
+from ratings.filters import RatingListFilter
+from ratings.models import RatingList, System
 from ratings.tables import RatingListTable
+
+DOWNLOAD_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def _month(request) -> datetime.date | None:
+    value = request.GET.get("month")
+    if not value:
+        return None
+    try:
+        return datetime.date.fromisoformat(f"{value}-01")
+    except ValueError:
+        raise Http404("No such month") from None
+
+
+def list_queryset(request, system: str):
+    """The filtered list the page, the downloads and the API show: live, or a published month."""
+    if system not in System.values:
+        raise Http404("No such rating system")
+    month = _month(request)
+    if month is None:
+        base, reference, rating_list = selectors.live_list(system=system), None, None
+    else:
+        rating_list = get_object_or_404(RatingList, system=system, month=month)
+        base, reference = selectors.published_list(rating_list=rating_list), month
+    filterset = RatingListFilter(request.GET or None, queryset=base, reference=reference, live=month is None)
+    queryset = filterset.qs if filterset.is_valid() else base.none()
+    return filterset, queryset, rating_list
 
 
 def rating_list(request, system: str):
-    if system not in System.values:
-        raise Http404("No such rating system")
-    table = RatingListTable(selectors.rating_list(system=system))
+    filterset, queryset, rating_list = list_queryset(request, system)
+    download = request.GET.get("download")
+    if download in DOWNLOAD_TYPES:
+        rows = selectors.list_export_rows(system=system, queryset=queryset)
+        month = rating_list.month.strftime("%Y-%m") if rating_list else datetime.date.today().isoformat()  # noqa: DTZ011
+        response = HttpResponse(exports.WRITERS[download](rows), content_type=DOWNLOAD_TYPES[download])
+        response["Content-Disposition"] = f'attachment; filename="{system}-{month}.{download}"'
+        return response
+    table = RatingListTable(selectors.ranked(queryset), live=rating_list is None)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    return render(
-        request,
-        "ratings/list.html",
-        {"table": table, "system": system, "system_label": System(system).label, "systems": System.choices},
-    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    query.pop("download", None)
+    context = {
+        "table": table,
+        "filter": filterset,
+        "system": system,
+        "system_label": System(system).label,
+        "systems": System.choices,
+        "rating_list": rating_list,
+        "months": selectors.published_months(system=system),
+        "query": query.urlencode(),
+        "filtered": any(v for k, v in request.GET.items() if k not in ("page", "sort", "month")),
+        "title": _("%(system)s rating list") % {"system": System(system).label},
+    }
+    return render(request, "ratings/list.html", context)

@@ -91,3 +91,27 @@ def preview_context(preview: dict) -> dict:
             "no_birth": sum(1 for p in file["players"] if not p["birth_date"]),
         },
     }
+
+
+def player_games(*, player, limit: int = 300) -> list[dict]:
+    """The player's games, newest first, with the opponent and his own result."""
+    games = (
+        Game.objects.filter(Q(white=player) | Q(black=player), tournament__status__in=PUBLIC_STATUSES)
+        .select_related("tournament", "white", "black")
+        .order_by("-tournament__end_date", "-tournament_id", "-round")[:limit]
+    )
+    rows = []
+    for game in games:
+        white = game.white_id == player.pk
+        opponent = game.black if white else game.white
+        points = game.white_points if white else game.black_points
+        rows.append(
+            {
+                "game": game,
+                "tournament": game.tournament,
+                "opponent": opponent,
+                "colour": "w" if white else "b",
+                "points": points,
+            }
+        )
+    return rows

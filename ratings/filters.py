@@ -1,0 +1,87 @@
+"""The filters of the rating lists (live and published), shared by the pages, downloads and the API."""
+
+from __future__ import annotations
+
+import datetime
+
+import django_filters
+from django import forms
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Club, Player, Region
+from players.names import name_key
+
+AGE_GROUPS = [
+    ("u8", _("Under 8")),
+    ("u10", _("Under 10")),
+    ("u12", _("Under 12")),
+    ("u14", _("Under 14")),
+    ("u16", _("Under 16")),
+    ("u18", _("Under 18")),
+    ("adults", _("Adults")),
+]
+
+
+def age_group_bounds(group: str, year: int) -> Q:
+    """Q on player__birth_date for an age group of `year`: U8 are born on 1 January of year - 8 or later."""
+    if group == "adults":
+        return Q(player__birth_date__lt=datetime.date(year - 18, 1, 1))
+    limit = int(group[1:])
+    return Q(player__birth_date__gte=datetime.date(year - limit, 1, 1))
+
+
+class RatingListFilter(django_filters.FilterSet):
+    """Works on PlayerRating (live) and RatingListEntry (published): both reach the player the same way."""
+
+    name = django_filters.CharFilter(label=_("Name"), method="filter_name")
+    age_group = django_filters.ChoiceFilter(label=_("Age group"), choices=AGE_GROUPS, method="filter_age_group")
+    birth_year = django_filters.NumberFilter(label=_("Birth year"), method="filter_birth_year")
+    sex = django_filters.ChoiceFilter(
+        label=_("Sex"),
+        field_name="player__sex",
+        choices=[(Player.Sex.MALE, _("men and boys")), (Player.Sex.FEMALE, _("women and girls"))],
+    )
+    club = django_filters.ModelChoiceFilter(label=_("Club"), field_name="player__club", queryset=Club.objects.all())
+    region = django_filters.ModelChoiceFilter(
+        label=_("Region"), field_name="player__region", queryset=Region.objects.all()
+    )
+    active = django_filters.BooleanFilter(
+        label=_("Played in the last 12 months"), method="filter_active", widget=forms.CheckboxInput
+    )
+    provisional = django_filters.ChoiceFilter(
+        label=_("Rating"),
+        choices=[("no", _("established only")), ("yes", _("provisional only"))],
+        method="filter_provisional",
+    )
+
+    def __init__(self, *args, reference: datetime.date | None = None, live: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reference = reference or datetime.date.today()  # noqa: DTZ011 - a calendar day
+        self.live = live
+        if not live:
+            del self.filters["active"]
+
+    def filter_name(self, queryset, _name, value):
+        key = name_key(value)
+        if not key:
+            return queryset
+        # Either spelling: the name as written or its Latin form, both as keys (Cyrillic = Latin).
+        return queryset.filter(Q(player__name_key__contains=key) | Q(player__latin_key__contains=key))
+
+    def filter_age_group(self, queryset, _name, value):
+        return queryset.filter(age_group_bounds(value, self.reference.year))
+
+    def filter_birth_year(self, queryset, _name, value):
+        year = int(value)
+        return queryset.filter(
+            player__birth_date__gte=datetime.date(year, 1, 1), player__birth_date__lte=datetime.date(year, 12, 31)
+        )
+
+    def filter_active(self, queryset, _name, value):
+        if not value:
+            return queryset
+        return queryset.filter(last_played__gte=self.reference - datetime.timedelta(days=365))
+
+    def filter_provisional(self, queryset, _name, value):
+        return queryset.filter(provisional=value == "yes")
