@@ -62,8 +62,12 @@ def player_page(*, player) -> dict:
     by_tournament: dict[int, dict] = {}
     series: dict[str, list] = {system: [] for system in System.values}
     for change in reversed(changes):  # oldest first
-        row = by_tournament.setdefault(change.tournament_id, {"tournament": change.tournament})
+        row = by_tournament.setdefault(
+            change.tournament_id, {"tournament": change.tournament, **dict.fromkeys(System.values)}
+        )
         row[change.system] = change
+        row.setdefault("games", change.games)
+        row.setdefault("score", change.score)
         series[change.system].append((change.tournament.end_date, change.rating_after, change.tournament.name))
     for penalty in InactivityPenalty.objects.filter(player=player).order_by("month"):
         series[System.MCHESS].append((penalty.month, penalty.rating_after, "inactivity"))

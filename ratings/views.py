@@ -36,8 +36,8 @@ def list_queryset(request, system: str):
     else:
         rating_list = get_object_or_404(RatingList, system=system, month=month)
         base, reference = selectors.published_list(rating_list=rating_list), month
-    filterset = RatingListFilter(request.GET or None, queryset=base, reference=reference, live=month is None)
-    queryset = filterset.qs if filterset.is_valid() else base.none()
+    filterset = RatingListFilter(request.GET, queryset=base, reference=reference, live=month is None)
+    queryset = filterset.qs  # an invalid filter shows an empty list and the form's errors
     return filterset, queryset, rating_list
 
 
