@@ -8,7 +8,7 @@ from tournaments import selectors as tournament_selectors
 def home(request):
     context = {
         "systems": System.choices,
-        "top_orr": rating_selectors.rating_list(system=System.ORR)[:10],
+        "top_lists": rating_selectors.home_top_lists(),
         "latest_tournaments": tournament_selectors.latest_rated_tournaments(limit=8),
     }
     return render(request, "home.html", context)

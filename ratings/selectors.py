@@ -115,3 +115,24 @@ def list_export_rows(*, system: str, queryset=None) -> list[dict]:
             }
         )
     return rows
+
+
+def home_top_lists(*, size: int = 10, reference=None) -> list[dict]:
+    """The ORR top of the whole list, of women and girls, and of every age group."""
+    import datetime
+
+    from django.utils.translation import gettext as _
+
+    from ratings.filters import AGE_GROUPS, age_group_bounds
+    from ratings.models import System
+
+    year = (reference or datetime.date.today()).year  # noqa: DTZ011 - a calendar year
+    base = live_list(system=System.ORR)
+    lists = [
+        {"key": "all", "title": _("Overall"), "rows": list(ranked(base)[:size])},
+        {"key": "women", "title": _("Women and girls"), "rows": list(ranked(base.filter(player__sex="F"))[:size])},
+    ]
+    for key, label in AGE_GROUPS[:-1]:
+        rows = list(ranked(base.filter(age_group_bounds(key, year)))[:5])
+        lists.append({"key": key, "title": str(label), "rows": rows})
+    return [entry for entry in lists if entry["rows"] or entry["key"] == "all"]

@@ -3,4 +3,7 @@ from django.urls import path
 from ratings import views
 
 app_name = "ratings"
-urlpatterns = [path("<slug:system>/", views.rating_list, name="list")]
+urlpatterns = [
+    path("about/", views.about, name="about"),
+    path("<slug:system>/", views.rating_list, name="list"),
+]

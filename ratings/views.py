@@ -68,3 +68,7 @@ def rating_list(request, system: str):
         "title": _("%(system)s rating list") % {"system": System(system).label},
     }
     return render(request, "ratings/list.html", context)
+
+
+def about(request):
+    return render(request, "ratings/about.html")

@@ -18,8 +18,16 @@ BOYS = ["Александр", "Максим", "Иван", "Артём", "Дми�
         "Тимофей", "Матвей", "Кирилл", "Илья", "Марк"]  # fmt: skip
 GIRLS = ["Анастасия", "Мария", "Анна", "Виктория", "Екатерина", "Наталья", "Софья", "Алиса", "Полина",
          "Ксения", "Дарья", "Варвара", "Вероника", "Ева", "Милана"]  # fmt: skip
-CLUBS = ["Белая ладья", "Юный шахматист", "Дебют", "Эндшпиль", "Гамбит", "Школа №12"]
+CLUBS = {
+    "Белая ладья": "Казань",
+    "Юный шахматист": "Казань",
+    "Дебют": "Набережные Челны",
+    "Эндшпиль": "Набережные Челны",
+    "Гамбит": "Альметьевск",
+    "Школа №12": "Альметьевск",
+}
 CITIES = ["Казань", "Набережные Челны", "Альметьевск"]
+REGION = "Республика Татарстан"
 
 
 @dataclass
@@ -56,8 +64,13 @@ def children(rng: random.Random, count: int, season_start: datetime.date) -> lis
         birth = season_start - datetime.timedelta(days=int(age * 365.25))
         # Strength grows with age; the spread lets some children score nothing in their first event.
         strength = 300 + 110 * (age - 5) + rng.gauss(0, 180)
-        kids.append(Child(family, given, "w" if girl else "m", birth, strength, rng.choice(CLUBS)))
+        kids.append(Child(family, given, "w" if girl else "m", birth, strength, rng.choice(sorted(CLUBS))))
     return kids
+
+
+def registry(seed: int = 2025, count: int = 64) -> list[Child]:
+    """The season's children as the federation registered them (with their clubs)."""
+    return children(random.Random(seed), count, datetime.date(2025, 9, 13))
 
 
 def season(seed: int = 2025, count: int = 64, events: int = 10) -> list[DemoFile]:

@@ -11,7 +11,11 @@ PUBLIC_STATUSES = (Tournament.Status.RATED, Tournament.Status.QUEUED, Tournament
 
 
 def public_tournaments() -> QuerySet[Tournament]:
-    return Tournament.objects.filter(status__in=PUBLIC_STATUSES).order_by("-end_date", "-start_date", "-id")
+    return (
+        Tournament.objects.filter(status__in=PUBLIC_STATUSES)
+        .select_related("chief_arbiter")
+        .order_by("-end_date", "-start_date", "-id")
+    )
 
 
 def latest_rated_tournaments(*, limit: int) -> QuerySet[Tournament]:
@@ -24,15 +28,53 @@ def public_tournament(pk: int) -> Tournament:
 
 def standings(*, tournament: Tournament) -> list[dict]:
     """Participants with the points of their games, best first (two queries whatever the size)."""
+    return tournament_report(tournament=tournament)["rows"]
+
+
+def tournament_report(*, tournament: Tournament) -> dict:
+    """The crosstable and every number of the rating calculation, in three queries."""
+    from ratings.models import RatingChange, System
+    from tournaments.crosstable import cells_by_player
+
     participants = list(tournament.participants.select_related("player", "player__club"))
-    points = {p.player_id: Decimal(0) for p in participants}
-    for game in Game.objects.filter(tournament=tournament).only("white_id", "black_id", "result"):
-        points[game.white_id] += game.white_points
-        if game.black_id is not None:
-            points[game.black_id] += game.black_points
-    rows = [{"participant": p, "player": p.player, "points": points[p.player_id]} for p in participants]
+    number = {p.player_id: p.start_number for p in participants}
+    games = list(Game.objects.filter(tournament=tournament).only("round", "white_id", "black_id", "result", "kind"))
+    cells, points = cells_by_player(
+        (
+            (g.round, number.get(g.white_id), number.get(g.black_id) if g.black_id else None, g.result, g.kind)
+            for g in games
+        ),
+        tournament.rounds,
+    )
+    changes: dict[int, dict] = {}
+    for change in RatingChange.objects.filter(tournament=tournament):
+        changes.setdefault(change.player_id, {})[change.system] = change
+    rows = []
+    for participant in participants:
+        own = changes.get(participant.player_id, {})
+        rows.append(
+            {
+                "participant": participant,
+                "player": participant.player,
+                "points": points.get(participant.start_number, Decimal(0)),
+                "cells": cells.get(participant.start_number, [""] * tournament.rounds),
+                "orr": own.get(System.ORR),
+                "mchess": own.get(System.MCHESS),
+                "playchess": own.get(System.PLAYCHESS),
+            }
+        )
     rows.sort(key=lambda row: (-row["points"], row["participant"].rank or 10**6, row["participant"].start_number))
-    return rows
+    for place, row in enumerate(rows, start=1):
+        row["place"] = place
+    coefficient = next((row["orr"].details for row in rows if row["orr"] is not None), None)
+    contributors = [row for row in rows if row["orr"] is not None and row["orr"].details.get("Ki")]
+    return {
+        "rows": rows,
+        "round_numbers": range(1, tournament.rounds + 1),
+        "coefficient": coefficient,
+        "contributors": contributors,
+        "rated_systems": {system for row in rows for system in ("orr", "mchess", "playchess") if row[system]},
+    }
 
 
 def arbiter_tournaments(*, user) -> QuerySet[Tournament]:

@@ -2,17 +2,20 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from tournaments import selectors
+from tournaments.filters import TournamentFilter
 
 
 def tournament_list(request):
-    page = Paginator(selectors.public_tournaments(), 50).get_page(request.GET.get("page"))
-    return render(request, "tournaments/list.html", {"page": page})
+    filterset = TournamentFilter(request.GET, queryset=selectors.public_tournaments())
+    page = Paginator(filterset.qs, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    filtered = any(v for k, v in request.GET.items() if k != "page")
+    context = {"page": page, "filter": filterset, "query": query.urlencode(), "filtered": filtered}
+    return render(request, "tournaments/list.html", context)
 
 
 def tournament_detail(request, pk: int):
     tournament = selectors.public_tournament(pk)
-    return render(
-        request,
-        "tournaments/detail.html",
-        {"tournament": tournament, "standings": selectors.standings(tournament=tournament)},
-    )
+    context = {"tournament": tournament, **selectors.tournament_report(tournament=tournament)}
+    return render(request, "tournaments/detail.html", context)

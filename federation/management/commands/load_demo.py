@@ -5,6 +5,7 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from players.models import Club, Player, Region
 from ratings import services as rating_services
 from tournaments import demo, services
 from tournaments.models import Tournament
@@ -43,6 +44,7 @@ class Command(BaseCommand):
             self._import(arbiter, name, path.read_bytes(), fide_rated=True, time_control=time_control)
         for file in demo.season():
             self._import(arbiter, file.name, file.data, fide_rated=False, time_control=Tournament.TimeControl.RAPID)
+        self._register_clubs()
         if not settings.CELERY_TASK_ALWAYS_EAGER:
             self.stdout.write("Rating runs are queued for the Celery workers (make worker).")
             return
@@ -50,6 +52,18 @@ class Command(BaseCommand):
         rating_services.publish_lists(month=timezone.localdate())
         rated = Tournament.objects.filter(status=Tournament.Status.RATED).count()
         self.stdout.write(self.style.SUCCESS(f"Demo federation loaded: {rated} tournaments rated."))
+
+    def _register_clubs(self):
+        """TRF files carry no clubs: the children's clubs and region, as the federation registered them."""
+        region, _ = Region.objects.get_or_create(name=demo.REGION, defaults={"code": "TA"})
+        clubs = {
+            name: Club.objects.get_or_create(name=name, city=city, defaults={"region": region})[0]
+            for name, city in demo.CLUBS.items()
+        }
+        for child in demo.registry():
+            Player.objects.filter(family_name=child.family, given_names=child.given, birth_date=child.birth).update(
+                club=clubs[child.club], region=region
+            )
 
     def _import(self, arbiter, name, data, *, fide_rated, time_control):
         upload = services.upload_create(user=arbiter, file_name=name, data=data)
