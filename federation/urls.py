@@ -13,5 +13,6 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("arbiter/", include("tournaments.arbiter_urls")),
     path("ratings/", include("ratings.urls")),
+    path("api/", include("federation.api_urls")),
     path("admin/", admin.site.urls),
 ]

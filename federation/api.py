@@ -1,0 +1,166 @@
+"""The read-only JSON API: rating lists (with the pages' filters), players, tournament reports."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.paginator import Paginator
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from players.selectors import player_by_federation_id
+from ratings import selectors as rating_selectors
+from ratings.views import list_queryset
+from tournaments import selectors as tournament_selectors
+
+PAGE_SIZE = 100
+
+
+def _json(data, status=200) -> JsonResponse:
+    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"  # public data, read-only
+    return response
+
+
+def _number(value):
+    return str(value) if isinstance(value, Decimal) else value
+
+
+@require_GET
+def index(request):
+    return render(request, "api.html")
+
+
+@require_GET
+def rating_list(request, system: str):
+    filterset, queryset, rating_list_ = list_queryset(request, system)
+    if filterset.is_bound and not filterset.is_valid():
+        return _json({"errors": filterset.errors.get_json_data()}, status=400)
+    page = Paginator(rating_selectors.ranked(queryset), PAGE_SIZE).get_page(request.GET.get("page"))
+    results = []
+    for row in page.object_list:
+        player = row.player
+        results.append(
+            {
+                "rank": row.rank,
+                "federation_id": player.federation_id,
+                "name": player.full_name,
+                "latin_name": player.latin_name,
+                "birth_year": player.birth_year,
+                "sex": player.sex or None,
+                "fide_id": player.fide_id,
+                "club": player.club.name if player.club_id else None,
+                "region": player.region.name if player.region_id else None,
+                "rating": row.rating,
+                "provisional": row.provisional,
+                "games": row.games,
+                "last_played": getattr(row, "last_played", None),
+                "url": request.build_absolute_uri(player.get_absolute_url()),
+            }
+        )
+    return _json(
+        {
+            "system": system,
+            "month": rating_list_.month.strftime("%Y-%m") if rating_list_ else None,
+            "count": page.paginator.count,
+            "page": page.number,
+            "pages": page.paginator.num_pages,
+            "results": results,
+        }
+    )
+
+
+@require_GET
+def player(request, federation_id: int):
+    player = player_by_federation_id(federation_id)
+    data = rating_selectors.player_page(player=player)
+    return _json(
+        {
+            "federation_id": player.federation_id,
+            "name": player.full_name,
+            "latin_name": player.latin_name,
+            "birth": player.birth_display or None,
+            "sex": player.sex or None,
+            "fide_id": player.fide_id,
+            "country": player.country or None,
+            "club": player.club.name if player.club_id else None,
+            "region": player.region.name if player.region_id else None,
+            "merged_into": player.merged_into.federation_id if player.merged_into_id else None,
+            "ratings": {
+                item["system"]: {
+                    "rating": item["rating"].rating,
+                    "provisional": item["rating"].provisional,
+                    "games": item["rating"].games,
+                    "last_played": item["rating"].last_played,
+                    "until_established": {"games": item["left"][0], "tournaments": item["left"][1]}
+                    if item["left"]
+                    else None,
+                }
+                for item in data["ratings"]
+                if item["rating"] is not None
+            },
+            "tournaments": [
+                {
+                    "id": row["tournament"].pk,
+                    "name": row["tournament"].name,
+                    "end_date": row["tournament"].end_date,
+                    "changes": {
+                        system: {
+                            "before": row[system].rating_before,
+                            "after": row[system].rating_after,
+                            "provisional_after": row[system].provisional_after,
+                        }
+                        for system in ("orr", "mchess", "playchess")
+                        if row[system] is not None
+                    },
+                }
+                for row in data["tournaments"]
+            ],
+        }
+    )
+
+
+@require_GET
+def tournament(request, pk: int):
+    tournament = tournament_selectors.public_tournament(pk)
+    report = tournament_selectors.tournament_report(tournament=tournament)
+    rows = []
+    for row in report["rows"]:
+        entry = {
+            "place": row["place"],
+            "start_number": row["participant"].start_number,
+            "federation_id": row["player"].federation_id,
+            "name": row["player"].full_name,
+            "points": _number(row["points"]),
+            "rounds": row["cells"],
+            "guest": row["participant"].is_guest,
+        }
+        for system in ("orr", "mchess", "playchess"):
+            change = row[system]
+            if change is not None:
+                details = {k: v for k, v in change.details.items() if k not in ("state", "games")}
+                entry[system] = {
+                    "before": change.rating_before,
+                    "after": change.rating_after,
+                    "provisional_before": change.provisional_before,
+                    "provisional_after": change.provisional_after,
+                    "details": details,
+                }
+        rows.append(entry)
+    coefficient = report["coefficient"] or {}
+    return _json(
+        {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "city": tournament.city,
+            "start_date": tournament.start_date,
+            "end_date": tournament.end_date,
+            "rounds": tournament.rounds,
+            "time_control": tournament.time_control,
+            "fide_rated": tournament.fide_rated,
+            "status": tournament.status,
+            "kt": {k: coefficient.get(k) for k in ("Kt", "Kt_mean_Ki", "Np", "n", "i", "Kt_lowered")} or None,
+            "players": rows,
+        }
+    )
