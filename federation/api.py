@@ -43,7 +43,7 @@ def rating_list(request, system: str):
         player = row.player
         results.append(
             {
-                "rank": row.rank,
+                "rank": row.place,
                 "federation_id": player.federation_id,
                 "name": player.full_name,
                 "latin_name": player.latin_name,

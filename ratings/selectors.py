@@ -32,7 +32,8 @@ def published_months(*, system: str) -> list:
 
 def ranked(queryset):
     """Rank within what the filters left (ties share a rank), highest rating first."""
-    return queryset.annotate(rank=Window(Rank(), order_by=F("rating").desc())).order_by(
+    # "place", not "rank": a published list's entries keep the rank they were published with.
+    return queryset.annotate(place=Window(Rank(), order_by=F("rating").desc())).order_by(
         "-rating", "player__family_name", "player__given_names", "player_id"
     )
 
@@ -100,7 +101,7 @@ def list_export_rows(*, system: str, queryset=None) -> list[dict]:
         last_played = getattr(rating, "last_played", None)
         rows.append(
             {
-                "rank": rating.rank,
+                "rank": rating.place,
                 "federation_id": player.federation_id,
                 "name": player.full_name,
                 "birth_year": player.birth_year,

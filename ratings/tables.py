@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 class RatingListTable(tables.Table):
     """One table for live and published lists: both rows carry rank, player, rating, provisional, games."""
 
-    rank = tables.Column(verbose_name=_("Rank"), orderable=False, attrs={"td": {"class": "num"}})
+    place = tables.Column(verbose_name=_("Rank"), orderable=False, attrs={"td": {"class": "num"}})
     name = tables.Column(
         verbose_name=_("Name"),
         accessor="player__family_name",

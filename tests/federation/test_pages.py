@@ -64,7 +64,7 @@ class RatingListTestCase(BaseTestCase):
         PlayerRatingFactory(rating=1500)
         PlayerRatingFactory(rating=1500)
         PlayerRatingFactory(rating=1400)
-        ranks = [row.rank for row in self.client.get("/ratings/orr/").context["table"].page.object_list.data]
+        ranks = [row.place for row in self.client.get("/ratings/orr/").context["table"].page.object_list.data]
         assert ranks == [1, 1, 3]
 
     def test_it_leaves_out_merged_duplicates_and_other_systems(self):

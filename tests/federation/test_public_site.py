@@ -1,0 +1,210 @@
+"""The public pages with real rating runs behind them: lists and their filters, downloads, the
+player page, the tournament report, the home page's top lists and the JSON API."""
+
+import csv
+import datetime
+import io
+import json
+
+import openpyxl
+from django.test import TestCase
+from django.urls import reverse
+
+from players.models import Club, Player, Region
+from ratings import services
+from ratings.models import PlayerRating, RatingChange
+from tests.players.factories import PlayerFactory
+from tests.ratings.scenario import make_tournament
+
+D = datetime.date
+THIS_YEAR = datetime.date.today().year  # noqa: DTZ011
+
+
+class PublicSiteTestCase(TestCase):
+    @classmethod
+    def setUpTestData(cls):
+        cls.region = Region.objects.create(name="Татарстан")
+        cls.club = Club.objects.create(name="Белая ладья", city="Казань", region=cls.region)
+        cls.girl = PlayerFactory(
+            family_name="Смирнова",
+            given_names="Анна",
+            sex="F",
+            birth_date=D(THIS_YEAR - 7, 3, 1),
+            club=cls.club,
+            region=cls.region,
+        )
+        cls.boy = PlayerFactory(family_name="Petrov", given_names="Ivan", birth_date=D(THIS_YEAR - 11, 5, 5))
+        cls.adult = PlayerFactory(family_name="Orlov", given_names="Oleg", birth_date=D(1980, 1, 1), fide_id=24100018)
+        others = [PlayerFactory(birth_date=D(THIS_YEAR - 9, 1, n + 1)) for n in range(7)]
+        cls.players = [cls.girl, cls.boy, cls.adult, *others]
+        today = datetime.date.today()  # noqa: DTZ011
+        cls.first = make_tournament("Autumn cup", today - datetime.timedelta(days=90), cls.players, seed=31)
+        cls.second = make_tournament("Winter cup", today - datetime.timedelta(days=30), cls.players, seed=32)
+        services.rating_run(tournament_id=cls.first.pk)
+        services.gcr_recompute(force=True)
+
+    # --- Lists ----------------------------------------------------------------------------------
+
+    def names(self, url):
+        response = self.client.get(url)
+        assert response.status_code == 200
+        return [row.player.pk for row in response.context["table"].page.object_list.data]
+
+    def test_it_finds_a_name_in_either_script(self):
+        assert self.names("/ratings/orr/?name=Smirnova") == [self.girl.pk]
+        assert self.names("/ratings/orr/?name=Петров") == [self.boy.pk]
+        assert self.names("/ratings/orr/?name=orlov+oleg") == [self.adult.pk]
+
+    def test_it_filters_by_age_group_birth_year_sex_club_and_region(self):
+        assert self.names("/ratings/orr/?age_group=u8") == [self.girl.pk]
+        assert set(self.names("/ratings/orr/?age_group=u12")) == {p.pk for p in self.players} - {self.adult.pk}
+        assert self.names("/ratings/orr/?age_group=adults") == [self.adult.pk]
+        assert self.names(f"/ratings/orr/?birth_year={THIS_YEAR - 11}") == [self.boy.pk]
+        assert self.names("/ratings/orr/?sex=F") == [self.girl.pk]
+        assert self.names(f"/ratings/orr/?club={self.club.pk}") == [self.girl.pk]
+        assert self.names(f"/ratings/orr/?region={self.region.pk}") == [self.girl.pk]
+
+    def test_it_filters_by_activity_and_provisional_status(self):
+        assert len(self.names("/ratings/orr/?active=on")) == len(self.players)
+        PlayerRating.objects.filter(player=self.adult, system="orr").update(last_played=D(2001, 1, 1))
+        assert self.adult.pk not in self.names("/ratings/orr/?active=on")
+        provisional = set(self.names("/ratings/orr/?provisional=yes"))
+        established = set(self.names("/ratings/orr/?provisional=no"))
+        assert provisional and not provisional & established
+        assert self.adult.pk in established or self.adult.pk in provisional
+
+    def test_it_ranks_within_the_filtered_list(self):
+        response = self.client.get("/ratings/orr/?age_group=u12")
+        ranks = [row.place for row in response.context["table"].page.object_list.data]
+        assert ranks[0] == 1
+
+    def test_it_downloads_exactly_the_filtered_list(self):
+        response = self.client.get("/ratings/orr/?sex=F&download=csv")
+        assert response["Content-Type"].startswith("text/csv")
+        rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+        assert [row["name"] for row in rows] == ["Смирнова, Анна"]
+        response = self.client.get("/ratings/orr/?age_group=u12&download=xlsx")
+        assert "attachment;" in response["Content-Disposition"]
+        sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+        assert sheet.max_row == 1 + len(self.players) - 1  # header and the under-12s
+
+    def test_it_shows_a_published_month_next_to_the_live_list(self):
+        services.publish_lists(month=D(2026, 1, 1))
+        response = self.client.get("/ratings/orr/")
+        self.assertContains(response, 'value="2026-01"')
+        response = self.client.get("/ratings/orr/?month=2026-01&sex=F")
+        self.assertContains(response, "published list of")
+        assert [row.player.pk for row in response.context["table"].page.object_list.data] == [self.girl.pk]
+        assert self.client.get("/ratings/orr/?month=1999-01").status_code == 404
+        assert self.client.get("/ratings/orr/?month=garbage").status_code == 404
+
+    def test_it_marks_provisional_ratings_and_explains_the_star(self):
+        response = self.client.get("/ratings/orr/")
+        self.assertContains(response, 'class="provisional"')
+        self.assertContains(response, "provisional rating: not yet established")
+
+    def test_list_pages_do_not_query_per_row(self):
+        for system in ("orr", "mchess", "playchess", "gcr"):
+            with self.assertNumQueries(5):
+                self.client.get(f"/ratings/{system}/?age_group=u12&sex=M")
+
+    # --- Player page ----------------------------------------------------------------------------
+
+    def test_it_shows_the_history_chart_with_a_text_alternative(self):
+        services.rating_run(tournament_id=self.second.pk)
+        response = self.client.get(self.boy.get_absolute_url())
+        self.assertContains(response, 'role="img"', count=3)  # ORR, Mchess, PlayChess
+        self.assertContains(response, "ORR rating history")
+        self.assertContains(response, "<desc")
+        self.assertContains(response, "Winter cup")
+
+    def test_it_says_how_far_a_provisional_rating_is_from_established(self):
+        rating = PlayerRating.objects.get(player=self.girl, system="orr")
+        assert rating.provisional
+        response = self.client.get(self.girl.get_absolute_url())
+        self.assertContains(response, "more tournaments until established")
+
+    def test_the_player_page_does_not_query_per_tournament(self):
+        # The player, his ratings, his changes, his penalties, his games.
+        with self.assertNumQueries(5):
+            self.client.get(self.boy.get_absolute_url())
+        services.rating_run(tournament_id=self.second.pk)
+        with self.assertNumQueries(5):
+            self.client.get(self.boy.get_absolute_url())
+
+    # --- Tournament pages -----------------------------------------------------------------------
+
+    def test_the_report_shows_every_number_of_the_calculation(self):
+        response = self.client.get(self.first.get_absolute_url())
+        self.assertContains(response, "Kt = ")
+        self.assertContains(response, 'id="orr-calculation"')
+        for column in ("Yavg", "Rmin–Rpmax (Rmax)", "Rs", "Rsr", "Rp", "Rkor", "SR", "R±"):
+            self.assertContains(response, f">{column}<")
+        change = RatingChange.objects.filter(tournament=self.first, system="orr", details__category="newcomer").first()
+        self.assertContains(response, f"{change.details['Rmin']}–{change.details['Rpmax']} ({change.details['Rmax']})")
+        self.assertContains(response, 'id="other-systems"')
+        self.assertContains(response, 'href="/ratings/about/#orr"')
+
+    def test_the_tournament_list_filters(self):
+        url = reverse("tournaments:list")
+        self.assertContains(self.client.get(url, {"q": "winter"}), "Winter cup")
+        self.assertNotContains(self.client.get(url, {"q": "winter"}), "Autumn cup")
+        since = (datetime.date.today() - datetime.timedelta(days=40)).isoformat()  # noqa: DTZ011
+        self.assertNotContains(self.client.get(url, {"since": since}), "Autumn cup")
+        self.assertContains(self.client.get(url, {"status": "rated"}), "Autumn cup")
+
+    # --- Home -----------------------------------------------------------------------------------
+
+    def test_the_home_page_has_top_lists_by_group(self):
+        response = self.client.get("/")
+        titles = [entry["title"] for entry in response.context["top_lists"]]
+        assert titles[:2] == ["Overall", "Women and girls"]
+        assert "Under 8" in titles and "Under 12" in titles
+        self.assertContains(response, "Autumn cup")
+
+    # --- API ------------------------------------------------------------------------------------
+
+    def test_the_api_serves_filtered_lists(self):
+        data = json.loads(self.client.get("/api/lists/orr/?name=Smirnova").content)
+        assert data["count"] == 1
+        row = data["results"][0]
+        assert (row["name"], row["latin_name"], row["sex"], row["club"]) == (
+            "Смирнова, Анна",
+            "Smirnova, Anna",
+            "F",
+            "Белая ладья",
+        )
+        assert self.client.get("/api/lists/orr/?age_group=u99").status_code == 400
+        assert self.client.get("/api/lists/elo/").status_code == 404
+
+    def test_the_api_serves_players_and_reports(self):
+        data = json.loads(self.client.get(f"/api/players/{self.adult.federation_id}/").content)
+        assert data["fide_id"] == 24100018
+        assert set(data["ratings"]) >= {"orr", "mchess", "playchess"}
+        assert {t["name"] for t in data["tournaments"]} == {"Autumn cup", "Winter cup"}
+        report = json.loads(self.client.get(f"/api/tournaments/{self.first.pk}/").content)
+        assert report["kt"]["Kt"] >= 8
+        first = report["players"][0]
+        assert "orr" in first and "Yavg" in first["orr"]["details"]
+        assert len(first["rounds"]) == self.first.rounds
+        self.assertContains(self.client.get("/api/"), "/api/lists/")
+
+    # --- Languages ------------------------------------------------------------------------------
+
+    def test_every_page_speaks_russian(self):
+        pages = {
+            "/": "Шахматные рейтинги федерации",
+            "/ratings/orr/": "Рейтинг-лист",
+            self.boy.get_absolute_url(): "Рейтинги",
+            self.first.get_absolute_url(): "Турнирная таблица",
+            "/tournaments/": "Турниры",
+            "/ratings/about/": "Как рассчитываются рейтинги",
+            "/api/": "JSON API",
+        }
+        for url, text in pages.items():
+            self.assertContains(self.client.get(url, HTTP_ACCEPT_LANGUAGE="ru"), text, msg_prefix=url)
+
+
+def test_players_of_every_kind_are_listed_only_with_a_rating(db):
+    assert not PlayerRating.objects.exists()
+    assert Player.objects.count() == 0
