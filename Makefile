@@ -35,6 +35,7 @@ bench: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
 	$(PY) -m benchmarks.pipeline | tee benchmarks/results/pipeline.md
+	$(PY) -m benchmarks.lists | tee benchmarks/results/lists.md
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker --loglevel=INFO --concurrency=1

@@ -16,7 +16,9 @@ THIS_YEAR = datetime.date.today().year  # noqa: DTZ011
 
 @pytest.fixture
 def federation():
-    girl = PlayerFactory(family_name="Смирнова", given_names="Анна", sex="F", birth_date=datetime.date(THIS_YEAR - 9, 3, 1))
+    girl = PlayerFactory(
+        family_name="Смирнова", given_names="Анна", sex="F", birth_date=datetime.date(THIS_YEAR - 9, 3, 1)
+    )
     others = [PlayerFactory(birth_date=datetime.date(THIS_YEAR - 12 - n % 8, 1, n + 1)) for n in range(9)]
     first = make_tournament("Autumn cup", datetime.date(THIS_YEAR - 1, 9, 6), [girl, *others], seed=41)
     make_tournament("Winter cup", datetime.date(THIS_YEAR - 1, 12, 6), [girl, *others], seed=42)
