@@ -121,6 +121,14 @@ class TournamentPagesTestCase(BaseTestCase):
         self.assertNotContains(response, hidden.name)
         assert self.client.get(hidden.get_absolute_url()).status_code == 404
 
+    def test_the_tournament_list_does_not_query_per_tournament(self):
+        TournamentFactory.create_batch(3, chief_arbiter=self.arbiter)
+        with self.assertNumQueries(2):  # the count for the paginator, the page with the arbiters
+            self.client.get(reverse("tournaments:list"))
+        TournamentFactory.create_batch(20, chief_arbiter=self.other_arbiter)
+        with self.assertNumQueries(2):
+            self.client.get(reverse("tournaments:list"))
+
     def test_it_shows_standings_with_points_from_the_games(self):
         tournament = TournamentFactory()
         a = ParticipantFactory(tournament=tournament, start_number=1)
