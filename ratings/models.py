@@ -228,3 +228,28 @@ class GcrRun(models.Model):
 
     def __str__(self) -> str:
         return f"GCR {self.computed_at or 'pending'}"
+
+
+class RatingOverride(models.Model):
+    """A rating set by a decision (an approved FIDE-rating import), from a date on.
+
+    An input of the history like a tournament: every re-rating applies it in its place, before
+    the tournaments that end on or after its date.
+    """
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="rating_overrides")
+    effective = models.DateField(_("effective from"))
+    orr = models.PositiveIntegerField(_("ORR rating"), null=True, blank=True)
+    mchess = models.PositiveIntegerField(_("Mchess rating"), null=True, blank=True)
+    playchess = models.PositiveIntegerField(_("PlayChess rating"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["effective", "id"]
+        verbose_name = _("rating override")
+        verbose_name_plural = _("rating overrides")
+        indexes = [models.Index(fields=["effective"], name="override_effective_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} from {self.effective}: {self.reason}"

@@ -26,7 +26,15 @@ from players.models import FideImportApplication, Player
 from ratings.engines import mchess, orr
 from ratings.engines import playchess as pc
 from ratings.engines.common import Game as EngineGame
-from ratings.models import InactivityPenalty, PenaltyMonth, PlayerRating, ProvisionalGame, RatingChange, System
+from ratings.models import (
+    InactivityPenalty,
+    PenaltyMonth,
+    PlayerRating,
+    ProvisionalGame,
+    RatingChange,
+    RatingOverride,
+    System,
+)
 from tournaments.models import Game, Participant, Tournament
 
 HISTORY = (Tournament.Status.CONFIRMED, Tournament.Status.QUEUED, Tournament.Status.RATED)
@@ -41,6 +49,11 @@ def tournament_key(tournament) -> tuple:
 def penalty_key(month: datetime.date) -> tuple:
     """A month's penalty comes after the tournaments that ended before its 1st, before all others."""
     return (month, datetime.date.min, 0)
+
+
+def override_key(effective: datetime.date) -> tuple:
+    """A decision taking effect on a day comes before the tournaments ending on or after that day."""
+    return (effective, datetime.date.min, 0)
 
 
 def at_or_after(key: tuple, prefix: str = "") -> Q:
@@ -112,6 +125,8 @@ class Replay:
         self.players: dict[int, Player] = {}
         self.approved: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
         self.summary = Summary()
+        # Per player, the moment of the last override before the roll-back point (restoring).
+        self._override_moment: dict[int, tuple] = {}
 
     # --- Rolling back -------------------------------------------------------------------------
 
@@ -124,6 +139,11 @@ class Replay:
             affected[system].add(player_id)
         later_penalties = InactivityPenalty.objects.filter(penalties_at_or_after(key))
         affected[System.MCHESS].update(later_penalties.values_list("player_id", flat=True))
+        # Overrides are inputs, never deleted; their players' standings are rebuilt from before `key`.
+        for player_id, effective in RatingOverride.objects.values_list("player_id", "effective"):
+            if override_key(effective) >= key:
+                for system in ENGINE_SYSTEMS:
+                    affected[system].add(player_id)
         if key == START:
             # From scratch: every standing goes, including any left by tournaments no longer in the history.
             for system in ENGINE_SYSTEMS:
@@ -144,6 +164,7 @@ class Replay:
                 if player_id not in earlier or change_key > earlier[player_id][0]:
                     earlier[player_id] = (change_key, details.get("state", {}))
             restored = {pid: Standing.from_snapshot(state) for pid, (_, state) in earlier.items()}
+            self._apply_earlier_overrides(system, players, key, earlier, restored)
             if system == System.MCHESS:
                 penalties = (
                     InactivityPenalty.objects.filter(player_id__in=players)
@@ -153,13 +174,31 @@ class Replay:
                 )
                 for player_id, month, after in penalties:
                     last = earlier.get(player_id)
-                    if last is not None and penalty_key(month) > last[0]:
+                    moment = penalty_key(month)
+                    later_than_change = last is None or moment > last[0]
+                    later_than_override = moment >= self._override_moment.get(player_id, START)
+                    if player_id in restored and later_than_change and later_than_override:
                         restored[player_id].rating = after
             for player_id in players:
                 self.standings[system][player_id] = restored.get(player_id)
                 self.touched[system].add(player_id)
         later_changes.delete()
         later_penalties.delete()
+
+    def _apply_earlier_overrides(self, system, players, key, earlier, restored) -> None:
+        """Overrides between a player's last change before `key` and `key` set his standing."""
+        overrides = RatingOverride.objects.filter(player_id__in=players).order_by("effective", "id")
+        for override in overrides:
+            moment = override_key(override.effective)
+            last = earlier.get(override.player_id)
+            if moment >= key or (last is not None and moment <= last[0]):
+                continue
+            value = getattr(override, system)
+            if value is None:
+                continue
+            standing = restored.setdefault(override.player_id, Standing())
+            _override(system, standing, value)
+            self._override_moment[override.player_id] = moment
 
     # --- Loading ------------------------------------------------------------------------------
 
@@ -391,6 +430,19 @@ class Replay:
                 details=outcome.details(),
             )
 
+    def override(self, override: RatingOverride) -> None:
+        """A decided rating (an approved FIDE import that replaces existing ratings) takes effect."""
+        for system in ENGINE_SYSTEMS:
+            value = getattr(override, system)
+            if value is None:
+                continue
+            standing = self.standing(system, override.player_id)
+            if standing is None:
+                standing = Standing()
+                self.standings[system][override.player_id] = standing
+            _override(system, standing, value)
+            self.touched[system].add(override.player_id)
+
     def penalise(self, month: datetime.date) -> None:
         """The month's Mchess inactivity penalty, on every player who has an Mchess rating."""
         table = self.standings[System.MCHESS]
@@ -458,6 +510,15 @@ class Replay:
         self.summary.penalties = len(self.penalties)
 
 
+def _override(system: str, standing: Standing, value: int) -> None:
+    """ORR and Mchess: the rating, established from now on. PlayChess: the rating only, so that a
+    provisional rating keeps growing from the player's own games."""
+    standing.rating = value
+    if system != System.PLAYCHESS:
+        standing.provisional = False
+        standing.stored = ()
+
+
 def replay_from(key: tuple) -> Summary:
     """Roll back to just before `key` and rate every event from there on, in order."""
     replay = Replay()
@@ -470,17 +531,22 @@ def replay_from(key: tuple) -> Summary:
             "month", flat=True
         )
     )
-    events = [(tournament_key(t), "tournament", t) for t in tournaments]
-    events += [(penalty_key(m), "penalty", m) for m in months if penalty_key(m) >= key]
-    events.sort(key=lambda event: event[0])
+    overrides = [o for o in RatingOverride.objects.order_by("effective", "id") if override_key(o.effective) >= key]
+    # At one moment: decisions first, then the month's penalty, then tournaments (they have later keys).
+    events = [(tournament_key(t), 2, "tournament", t) for t in tournaments]
+    events += [(penalty_key(m), 1, "penalty", m) for m in months if penalty_key(m) >= key]
+    events += [(override_key(o.effective), 0, "override", o) for o in overrides]
+    events.sort(key=lambda event: (event[0], event[1]))
     participants, games = replay.prepare(tournaments)
     if settings.RATING_RUN_PAUSE_SECONDS:
         time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
-    for _, kind, item in events:
+    for _, _, kind, item in events:
         if kind == "tournament":
             replay.rate(item, participants[item.pk], games[item.pk])
-        else:
+        elif kind == "penalty":
             replay.penalise(item)
+        else:
+            replay.override(item)
     replay.persist()
     now = timezone.now()
     Tournament.objects.filter(pk__in=replay.summary.tournaments).update(

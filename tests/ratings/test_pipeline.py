@@ -281,3 +281,31 @@ def test_gcr_is_recomputed_once_for_a_burst_of_requests():
     assert rating.rating == int((rating.gcr1 + rating.gcr2) / 2)
     services.gcr_request()
     assert services.gcr_recompute() is True
+
+
+def test_an_override_sets_the_rating_from_its_date_and_survives_rerating():
+    from ratings.models import RatingOverride
+
+    kids = children(8, seed=15)
+    rate(make_tournament("September", D(2025, 9, 6), kids, seed=15))
+    star = kids[0]
+    RatingOverride.objects.create(
+        player=star, effective=D(2025, 10, 1), orr=1650, mchess=16_500, playchess=1650, reason="FIDE 1650 approved"
+    )
+    services.rerate_since(since=D(2025, 10, 1))  # what the approval queues
+    assert PlayerRating.objects.get(player=star, system="orr").rating == 1650
+    october = make_tournament("October", D(2025, 10, 11), kids, seed=16)
+    rate(october)
+    for system, rating in (("orr", 1650), ("mchess", 16_500), ("playchess", 1650)):
+        change = RatingChange.objects.get(tournament=october, player=star, system=system)
+        assert change.rating_before == rating, system
+    assert not RatingChange.objects.get(tournament=october, player=star, system="orr").provisional_before
+    history = results_snapshot()
+    services.rerate_since(since=None)
+    assert results_snapshot() == history
+    # A tournament uploaded late, before the override, does not change where October starts.
+    rate(make_tournament("Late September", D(2025, 9, 20), kids, seed=17))
+    assert RatingChange.objects.get(tournament=october, player=star, system="orr").rating_before == 1650
+    history = results_snapshot()
+    services.rerate_since(since=D(2025, 9, 15))
+    assert results_snapshot() == history
