@@ -2,12 +2,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from federation import views
+from federation import accounts, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/confirm/<str:token>/", accounts.confirm, name="confirm"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("players/", include("players.urls")),
     path("tournaments/", include("tournaments.urls")),

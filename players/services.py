@@ -1,12 +1,18 @@
-"""Writes for players. Every new player gets his federation id here."""
+"""Writes for players. Every new player gets his federation id here; FIDE-rating import
+applications are submitted and decided here."""
 
 from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
+from django.core.mail import send_mail
 from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from players.models import Player, Sequence
+from federation import audit
+from players.models import FideImportApplication, Player, Sequence
 
 FEDERATION_ID_SEQUENCE = "federation_id"
 # Federation ids are visible on cards and lists: start at a round number so they all have the same width.
@@ -61,3 +67,150 @@ def players_bulk_create(players: list[Player], *, batch_size: int = 2000) -> lis
             player.federation_id = federation_id
             player.normalise()
         return Player.objects.bulk_create(players, batch_size=batch_size)
+
+
+class ApplicationError(Exception):
+    """The application cannot be submitted or decided as asked; nothing was changed."""
+
+
+def application_submit(
+    *,
+    applicant,
+    fide_id: int,
+    fide_rating: int,
+    rating_list_month: datetime.date,
+    player: Player | None = None,
+    new_family_name: str = "",
+    new_given_names: str = "",
+    new_birth_date: datetime.date | None = None,
+    evidence_file=None,
+    evidence_url: str = "",
+) -> FideImportApplication:
+    if player is None and not new_family_name.strip():
+        raise ApplicationError(_("Choose the player, or give the new player's name."))
+    pending = FideImportApplication.objects.filter(fide_id=fide_id, status=FideImportApplication.Status.PENDING)
+    if pending.exists():
+        raise ApplicationError(_("An application for this FIDE id is already waiting for review."))
+    application = FideImportApplication(
+        applicant=applicant,
+        player=player,
+        new_family_name=new_family_name.strip(),
+        new_given_names=new_given_names.strip(),
+        new_birth_date=new_birth_date,
+        fide_id=fide_id,
+        fide_rating=fide_rating,
+        rating_list_month=rating_list_month.replace(day=1),
+        evidence_url=evidence_url,
+    )
+    if evidence_file is not None:
+        application.evidence_file.save(evidence_file.name, evidence_file, save=False)
+    application.save()
+    return application
+
+
+def current_ratings(player: Player) -> dict[str, int]:
+    from ratings.models import PlayerRating
+
+    return dict(
+        PlayerRating.objects.filter(
+            player=player, rating__isnull=False, system__in=["orr", "mchess", "playchess"]
+        ).values_list("system", "rating")
+    )
+
+
+def application_decide(
+    *, application: FideImportApplication, admin, approve: bool, reason: str = "", replace_existing: bool = False
+) -> FideImportApplication:
+    """Approve or reject. An approval takes effect on its date: the FIDE rating becomes the ORR rating
+    (established), Mchess starts at 10 x FIDE and PlayChess enters with it, in every system where the
+    player has no rating yet, and in the others too when the admin chooses to replace them."""
+    from ratings.engines import mchess
+    from ratings.models import RatingOverride
+    from ratings.tasks import rerate_since
+
+    with transaction.atomic():
+        application = FideImportApplication.objects.select_for_update().get(pk=application.pk)
+        if application.status != FideImportApplication.Status.PENDING:
+            raise ApplicationError(_("This application was decided already."))
+        if not approve and not reason.strip():
+            raise ApplicationError(_("Say why the application is rejected: the applicant will read it."))
+        now = timezone.now()
+        before = {"status": application.status}
+        application.decided_by, application.decided_at, application.decision_reason = admin, now, reason.strip()
+        if not approve:
+            application.status = FideImportApplication.Status.REJECTED
+            application.save()
+            audit.record(
+                actor=admin,
+                action="fide_application_rejected",
+                target=application,
+                summary=f"rejected FIDE {application.fide_id} {application.fide_rating} for {application}",
+                before=before,
+                after={"status": application.status},
+                reason=reason,
+            )
+        else:
+            player = application.player or player_create(
+                family_name=application.new_family_name,
+                given_names=application.new_given_names,
+                birth_date=application.new_birth_date,
+            )
+            holder = Player.objects.filter(fide_id=application.fide_id).exclude(pk=player.pk).first()
+            if holder is not None:
+                raise ApplicationError(
+                    _("FIDE id %(id)s belongs to %(player)s (%(fed)s): merge the two records first.")
+                    % {"id": application.fide_id, "player": holder, "fed": holder.federation_id}
+                )
+            if player.fide_id is None:
+                player.fide_id = application.fide_id
+                player.save(update_fields=["fide_id", "name_key", "latin_key", "updated_at"])
+            existing = current_ratings(player)
+            fide = application.fide_rating
+            values = {
+                "orr": fide if replace_existing or "orr" not in existing else None,
+                "mchess": mchess.initial_rating(fide_rating=fide)
+                if replace_existing or "mchess" not in existing
+                else None,
+                "playchess": fide if replace_existing or "playchess" not in existing else None,
+            }
+            effective = timezone.localdate(now)
+            if any(v is not None for v in values.values()):
+                RatingOverride.objects.create(
+                    player=player, effective=effective, reason=f"FIDE {application.fide_id}: {fide}", **values
+                )
+                transaction.on_commit(lambda: rerate_since.delay(effective.isoformat()))
+            application.player = player
+            application.status = FideImportApplication.Status.APPROVED
+            application.save()
+            audit.record(
+                actor=admin,
+                action="fide_application_approved",
+                target=application,
+                summary=f"approved FIDE {application.fide_id} {fide} for {player} ({player.federation_id})",
+                before={"ratings": existing},
+                after={"ratings": {k: v for k, v in values.items() if v is not None}, "replace": replace_existing},
+                reason=reason,
+            )
+    _notify(application)
+    return application
+
+
+def _notify(application: FideImportApplication) -> None:
+    email = application.applicant.email
+    if not email:
+        return
+    status = application.get_status_display()
+    body = _("Your application to import FIDE rating %(rating)s (FIDE id %(id)s) was %(status)s.") % {
+        "rating": application.fide_rating,
+        "id": application.fide_id,
+        "status": status,
+    }
+    if application.decision_reason:
+        body += "\n\n" + _("Reason: %(reason)s") % {"reason": application.decision_reason}
+    send_mail(
+        _("FIDE rating import: %(status)s") % {"status": status},
+        body,
+        settings.DEFAULT_FROM_EMAIL,
+        [email],
+        fail_silently=True,
+    )

@@ -1,6 +1,12 @@
 from django.urls import path
 
-from players import views
+from players import application_views, views
 
 app_name = "players"
-urlpatterns = [path("<int:federation_id>/", views.player_detail, name="detail")]
+urlpatterns = [
+    path("apply/", application_views.apply, name="apply"),
+    path("applications/", application_views.my_applications, name="applications"),
+    path("review/", application_views.review_queue, name="review_queue"),
+    path("review/<int:pk>/", application_views.review, name="review"),
+    path("<int:federation_id>/", views.player_detail, name="detail"),
+]

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import datetime
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Player
+
+
+class ApplicationForm(forms.Form):
+    federation_id = forms.IntegerField(
+        label=_("Federation id of the player"),
+        required=False,
+        help_text=_("Find the player in the rating lists; leave empty for a player the federation does not know yet."),
+    )
+    new_family_name = forms.CharField(label=_("Family name of a new player"), max_length=100, required=False)
+    new_given_names = forms.CharField(label=_("Given names of a new player"), max_length=100, required=False)
+    new_birth_date = forms.DateField(
+        label=_("Birth date of a new player"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    fide_id = forms.IntegerField(label=_("FIDE id"), min_value=1, max_value=99_999_999_999)
+    fide_rating = forms.IntegerField(label=_("FIDE rating"), min_value=1000, max_value=3000)
+    rating_list_month = forms.DateField(
+        label=_("FIDE rating list (month)"), widget=forms.DateInput(attrs={"type": "month"}), input_formats=["%Y-%m"]
+    )
+    evidence_url = forms.URLField(label=_("Link to the FIDE profile"), required=False, assume_scheme="https")
+    evidence_file = forms.FileField(label=_("Evidence (a file)"), required=False)
+
+    def clean_evidence_file(self):
+        file = self.cleaned_data.get("evidence_file")
+        if file and file.size > 5 * 1024 * 1024:
+            raise forms.ValidationError(_("The evidence file may be 5 MB at most."))
+        return file
+
+    def clean(self):
+        data = super().clean()
+        number = data.get("federation_id")
+        if number:
+            data["player"] = Player.objects.filter(federation_id=number, merged_into__isnull=True).first()
+            if data["player"] is None:
+                self.add_error("federation_id", _("No player has this federation id."))
+        else:
+            data["player"] = None
+            if not data.get("new_family_name"):
+                self.add_error("new_family_name", _("Give the player's federation id, or the new player's name."))
+            if not data.get("new_birth_date"):
+                self.add_error("new_birth_date", _("A new player needs his birth date: ORR uses ages."))
+        month = data.get("rating_list_month")
+        if month and month > datetime.date.today():  # noqa: DTZ011 - a calendar date
+            self.add_error("rating_list_month", _("That list is not published yet."))
+        return data
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(
+        label=_("Decision"), choices=[("approve", _("approve")), ("reject", _("reject"))], widget=forms.RadioSelect
+    )
+    replace_existing = forms.BooleanField(
+        label=_("Replace the ratings the player already has"),
+        required=False,
+        help_text=_("Otherwise the FIDE rating is used only in the systems where he has no rating yet."),
+    )
+    reason = forms.CharField(
+        label=_("Reason (the applicant reads it)"), widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") == "reject" and not data.get("reason", "").strip():
+            self.add_error("reason", _("Say why the application is rejected."))
+        return data
