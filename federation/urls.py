@@ -16,5 +16,6 @@ urlpatterns = [
     path("arbiter/", include("tournaments.arbiter_urls")),
     path("ratings/", include("ratings.urls")),
     path("api/", include("federation.api_urls")),
+    path("staff/", include("federation.staff_urls")),
     path("admin/", admin.site.urls),
 ]

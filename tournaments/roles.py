@@ -16,7 +16,7 @@ ARBITER_PERMISSIONS = (
     ("tournaments", "view_tournament"),
     ("players", "view_player"),
 )
-ADMIN_APPS = ("players", "tournaments", "ratings")
+ADMIN_APPS = ("players", "tournaments", "ratings", "federation")
 
 
 def ensure_roles(group_model, permission_model) -> None:

@@ -1,0 +1,24 @@
+from django.contrib import admin
+
+from federation.models import AuditEntry
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log is written by the corrections themselves and never edited."""
+
+    list_display = ["created_at", "actor", "action", "summary", "reason"]
+    list_filter = ["action"]
+    search_fields = ["summary", "reason", "object_id", "actor__username"]
+    list_select_related = ["actor"]
+    date_hierarchy = "created_at"
+    readonly_fields = [f.name for f in AuditEntry._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
