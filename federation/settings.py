@@ -147,7 +147,7 @@ PRIVATE_ROOT = Path(env_str("PRIVATE_ROOT", str(BASE_DIR / "private")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "private": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "BACKEND": "federation.storage.PrivateStorage",
         "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None},
     },
     "staticfiles": {

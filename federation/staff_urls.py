@@ -9,4 +9,5 @@ urlpatterns = [
     path("players/merge/", staff_views.players_merge, name="merge"),
     path("players/<int:federation_id>/birth-date/", staff_views.birth_date_edit, name="birth_date"),
     path("audit/", staff_views.audit_log, name="audit"),
+    path("evidence/<int:pk>/", staff_views.evidence, name="evidence"),
 ]

@@ -176,3 +176,17 @@ def birth_date_edit(request, federation_id: int):
 def audit_log(request):
     entries = AuditEntry.objects.select_related("actor")[:300]
     return render(request, "staff/audit.html", {"entries": entries})
+
+
+@permission_required("players.change_fideimportapplication", raise_exception=True)
+def evidence(request, pk: int):
+    """An application's evidence file, for those who review applications only."""
+    from django.http import FileResponse, Http404
+
+    from players.models import FideImportApplication
+
+    application = get_object_or_404(FideImportApplication, pk=pk)
+    if not application.evidence_file:
+        raise Http404("No evidence file")
+    name = application.evidence_file.name.rsplit("/", 1)[-1]
+    return FileResponse(application.evidence_file.open("rb"), as_attachment=True, filename=name)

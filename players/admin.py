@@ -84,6 +84,18 @@ class FideImportApplicationAdmin(admin.ModelAdmin):
     search_fields = ["fide_id", "player__family_name", "new_family_name", "applicant__username"]
     list_select_related = ["player", "applicant"]
     autocomplete_fields = ["player"]
-    readonly_fields = ["created_at", "decided_by", "decided_at"]
+    exclude = ["evidence_file"]
+    readonly_fields = ["created_at", "decided_by", "decided_at", "evidence"]
     date_hierarchy = "created_at"
+
+    @admin.display(description=_("evidence file"))
+    def evidence(self, obj):
+        from django.urls import reverse
+        from django.utils.html import format_html
+
+        if not obj.evidence_file:
+            return "—"
+        # Private: served only through the staff view, to those who may review applications.
+        return format_html('<a href="{}">{}</a>', reverse("staff:evidence", args=[obj.pk]), obj.evidence_file.name)
+
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}

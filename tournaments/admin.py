@@ -62,5 +62,7 @@ class UploadAdmin(admin.ModelAdmin):
     list_filter = ["status", "format"]
     search_fields = ["original_name", "sha256", "uploaded_by__username"]
     list_select_related = ["uploaded_by", "tournament"]
+    # The file itself is private: no address, so no link in the admin either.
+    exclude = ["file"]
     readonly_fields = ["sha256", "size", "format", "uploaded_by", "uploaded_at", "preview", "problems"]
     date_hierarchy = "uploaded_at"

@@ -53,6 +53,11 @@ class ApplicationTestCase(BaseTestCase):
         )
         assert application.evidence_file.name.startswith("evidence/")
         self.assertContains(self.client.get(reverse("players:applications")), "pending review")
+        # The evidence is private: the applicant cannot fetch it back, a reviewer can.
+        assert self.client.get(reverse("staff:evidence", args=[application.pk])).status_code == 403
+        self.login(self.staff)
+        response = self.client.get(reverse("staff:evidence", args=[application.pk]))
+        assert b"".join(response.streaming_content) == b"%PDF-1.4 evidence"
 
     def test_it_takes_a_new_player_with_name_and_birth_date(self):
         self.login(self.player_user)
@@ -231,3 +236,27 @@ class CsrfTestCase(BaseTestCase):
         response = client.post(reverse("players:apply"), {"fide_id": 1})
         assert response.status_code == 403
         assert not FideImportApplication.objects.exists()
+
+
+class PrivateFilesTestCase(BaseTestCase):
+    def test_uploaded_evidence_and_result_files_have_no_public_address(self):
+        from django.core.files.storage import storages
+
+        from tests.tournaments.files import trf, trf_player
+        from tournaments import services as tournament_services
+
+        self.arbiter.groups.add(Group.objects.get(name=ARBITERS))
+        upload = tournament_services.upload_create(
+            user=self.arbiter,
+            file_name="a.trf",
+            data=trf([trf_player(1, "A,A", rounds=[(2, "w", "1")]), trf_player(2, "B,B", rounds=[(1, "b", "0")])]),
+        )
+        private = storages["private"]
+        assert private.exists(upload.file.name)
+        for prefix in ("/media/", "/private/", "/static/", "/"):
+            assert self.client.get(f"{prefix}{upload.file.name}").status_code == 404
+        try:
+            url = upload.file.url
+        except ValueError:
+            url = None
+        assert url is None
