@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from tournaments.roles import PLAYERS, role
+
 SALT = "federation.accounts.confirm"
 MAX_AGE = 3 * 24 * 3600
 FAILURES_ALLOWED = 5
@@ -71,6 +73,8 @@ def confirm(request, token: str):
     if not user.is_active:
         user.is_active = True
         user.save(update_fields=["is_active"])
+        # Every confirmed account holds the player/parent role: apply for FIDE imports, follow players.
+        user.groups.add(role(PLAYERS))
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, _("Your account is confirmed."))
     return redirect("players:applications")

@@ -15,7 +15,7 @@ from django.db.models import Min
 from django.utils.translation import gettext as _
 
 from federation import audit
-from players.models import FideImportApplication, Player
+from players.models import FideImportApplication, Follow, Player
 from ratings.models import InactivityPenalty, PlayerRating, ProvisionalGame, RatingChange, RatingOverride
 from tournaments.models import Game, Participant, Tournament
 
@@ -109,7 +109,12 @@ def players_merge(*, keep: Player, duplicate: Player, admin, reason: str) -> Pla
             "games_black": Game.objects.filter(black=duplicate).update(black=keep),
             "applications": FideImportApplication.objects.filter(player=duplicate).update(player=keep),
             "overrides": RatingOverride.objects.filter(player=duplicate).update(player=keep),
+            # Who followed either record follows the kept one, once.
+            "follows": Follow.objects.filter(player=duplicate)
+            .exclude(user__in=Follow.objects.filter(player=keep).values("user"))
+            .update(player=keep),
         }
+        Follow.objects.filter(player=duplicate).delete()
         for model in (RatingChange, PlayerRating, ProvisionalGame, InactivityPenalty):
             model.objects.filter(player=duplicate).delete()
         ProvisionalGame.objects.filter(opponent=duplicate).update(opponent=keep)

@@ -7,6 +7,7 @@ switch to PostgreSQL and Redis with real workers. DJANGO_ENV=production turns
 on every safety net and refuses to start without real secrets.
 """
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -46,6 +47,11 @@ if PRODUCTION and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 SITE_NAME = env_str("SITE_NAME", "Chess Federation Ratings")
+# Mail sent by workers has no request to build links from: they start with this address.
+SITE_URL = env_str("SITE_URL", None if PRODUCTION else "http://127.0.0.1:8000")
+if not SITE_URL or not re.fullmatch(r"https?://[^/\s]+(/[^\s]*)?", SITE_URL):
+    raise ImproperlyConfigured(f"SITE_URL must be an http(s) address such as https://ratings.example.org, not {SITE_URL!r}")
+SITE_URL = SITE_URL.rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

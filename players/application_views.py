@@ -18,6 +18,7 @@ REVIEW_PERMISSION = "players.change_fideimportapplication"
 
 
 @login_required
+@permission_required("players.add_fideimportapplication", raise_exception=True)
 @require_http_methods(["GET", "POST"])
 def apply(request):
     initial = {"federation_id": request.GET.get("player")} if request.GET.get("player") else None

@@ -225,3 +225,28 @@ class FideImportApplication(models.Model):
     def __str__(self) -> str:
         who = self.player or f"{self.new_family_name} {self.new_given_names}".strip()
         return f"{who}: FIDE {self.fide_id} {self.fide_rating} ({self.get_status_display()})"
+
+
+class Follow(models.Model):
+    """An account follows a player: his page is one click away, and the account hears of his results.
+
+    Parents follow their children, coaches their pupils, players their rivals.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, related_name="follows", verbose_name=_("account")
+    )
+    player = models.ForeignKey(Player, models.CASCADE, related_name="followers", verbose_name=_("player"))
+    notify = models.BooleanField(
+        _("e-mail me his results"), default=True, help_text=_("An e-mail when a tournament he played in is rated.")
+    )
+    created_at = models.DateTimeField(_("followed since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("followed player")
+        verbose_name_plural = _("followed players")
+        constraints = [models.UniqueConstraint(fields=["user", "player"], name="follow_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} follows {self.player}"

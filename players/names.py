@@ -61,8 +61,14 @@ def name_key(*parts: str) -> str:
     # Transliterate before stripping accents, because NFKD would split й into и + breve.
     text = strip_accents(transliterate(text)).lower()
     text = _NON_LETTERS.sub(" ", text)
-    for old, new in _FOLDS:
-        text = text.replace(old, new)
+    # Until nothing changes: a fold can make a pattern an earlier one folds ('yj' -> 'ij' -> 'i'),
+    # and a key must be its own key. Every fold shortens the text or removes a y, j or w, so
+    # this ends after a few passes.
+    previous = None
+    while previous != text:
+        previous = text
+        for old, new in _FOLDS:
+            text = text.replace(old, new)
     return _SPACES.sub(" ", text).strip()
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from players import application_views, views
+from players import application_views, follow_views, views
 
 app_name = "players"
 urlpatterns = [
@@ -8,5 +8,7 @@ urlpatterns = [
     path("applications/", application_views.my_applications, name="applications"),
     path("review/", application_views.review_queue, name="review_queue"),
     path("review/<int:pk>/", application_views.review, name="review"),
+    path("following/", follow_views.following, name="following"),
+    path("<int:federation_id>/follow/", follow_views.follow, name="follow"),
     path("<int:federation_id>/", views.player_detail, name="detail"),
 ]

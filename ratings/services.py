@@ -70,6 +70,15 @@ def rating_run(*, tournament_id: int) -> Summary | None:
     return summary
 
 
+def unannounced(tournament_ids: list[int]) -> list[int]:
+    """Those of the tournaments just rated whose players' followers were not told yet."""
+    return list(
+        Tournament.objects.filter(
+            pk__in=tournament_ids, status=Tournament.Status.RATED, followers_notified_at__isnull=True
+        ).values_list("pk", flat=True)
+    )
+
+
 def _is_transient(exc: DatabaseError) -> bool:
     from django.db import InterfaceError, OperationalError
 

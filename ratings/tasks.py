@@ -16,8 +16,10 @@ TRANSIENT = (services.TransientError, OperationalError, InterfaceError)
 
 @shared_task(bind=True, autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=300, max_retries=10)
 def rate_tournament(self, tournament_id: int) -> None:
-    services.rating_run(tournament_id=tournament_id)
+    summary = services.rating_run(tournament_id=tournament_id)
     request_gcr()
+    if summary is not None:
+        notify_followers.delay(services.unannounced(summary.tournaments))
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
@@ -58,5 +60,15 @@ def queue_rating(tournament_id: int) -> None:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def rerate_since(since: str | None = None) -> None:
     """An admin's re-rating from a date (ISO), or of the whole history."""
-    services.rerate_since(since=datetime.date.fromisoformat(since) if since else None)
+    summary = services.rerate_since(since=datetime.date.fromisoformat(since) if since else None)
     request_gcr()
+    notify_followers.delay(services.unannounced(summary.tournaments))
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def notify_followers(tournament_ids: list[int]) -> None:
+    """Mail the followers of the players of newly rated tournaments (each tournament once)."""
+    from players.services import followers_notify
+
+    for tournament_id in tournament_ids:
+        followers_notify(tournament_id=tournament_id)

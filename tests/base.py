@@ -6,6 +6,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.test import TestCase
 
+from tournaments.roles import PLAYERS, role
+
 PASSWORD = "correct horse battery staple"
 
 
@@ -17,6 +19,8 @@ class BaseTestCase(TestCase):
         cls.arbiter = User.objects.create_user("arbiter", "arbiter@example.org", PASSWORD, first_name="Anna")
         cls.other_arbiter = User.objects.create_user("other_arbiter", "other@example.org", PASSWORD)
         cls.player_user = User.objects.create_user("parent", "parent@example.org", PASSWORD)
+        # A confirmed account holds the player/parent role, as sign-up gives it.
+        cls.player_user.groups.add(role(PLAYERS))
 
     def login(self, user):
         self.client.force_login(user)

@@ -4,9 +4,12 @@ import pytest
 @pytest.fixture
 def personas(db, django_user_model):
     from tests.base import PASSWORD
+    from tournaments.roles import PLAYERS, role
 
+    player = django_user_model.objects.create_user("parent", "parent@example.org", PASSWORD)
+    player.groups.add(role(PLAYERS))
     return {
         "admin": django_user_model.objects.create_superuser("fedadmin", "admin@example.org", PASSWORD),
         "arbiter": django_user_model.objects.create_user("arbiter", "arbiter@example.org", PASSWORD),
-        "player": django_user_model.objects.create_user("parent", "parent@example.org", PASSWORD),
+        "player": player,
     }

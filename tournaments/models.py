@@ -60,6 +60,8 @@ class Tournament(models.Model):
     status = models.CharField(_("status"), max_length=9, choices=Status.choices, default=Status.DRAFT)
     status_detail = models.TextField(_("status detail"), blank=True, help_text=_("Why a rating run failed."))
     rated_at = models.DateTimeField(_("rated at"), null=True, blank=True)
+    # Set once the followers of its players heard of its first rating: re-ratings do not mail again.
+    followers_notified_at = models.DateTimeField(_("followers notified at"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -11,7 +11,7 @@ def grant(apps, schema_editor):
         config.models_module = True
         create_permissions(config, apps=apps, verbosity=0)
         config.models_module = None
-    ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
+    ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"), strict=False)
 
 
 class Migration(migrations.Migration):

@@ -98,6 +98,7 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "ratings.example.org",
     "DATABASE_URL": "postgres://federation@db.example.org:5432/ratings",
     "CELERY_BROKER_URL": "redis://cache.example.org:6379/0",
+    "SITE_URL": "https://ratings.example.org",
 }
 
 
@@ -108,6 +109,7 @@ PRODUCTION = {
         ("ALLOWED_HOSTS", "ALLOWED_HOSTS must be set"),
         ("DATABASE_URL", "DATABASE_URL must be set"),
         ("CELERY_BROKER_URL", "CELERY_BROKER_URL must be set"),
+        ("SITE_URL", "SITE_URL must be an http(s) address"),
     ],
 )
 def test_it_refuses_production_without_each_secret(missing, message):
@@ -128,6 +130,12 @@ def test_it_passes_the_deployment_checks_in_production():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_it_refuses_a_site_url_that_is_not_an_address():
+    result = run_manage("check", SITE_URL="ratings.example.org")
+    assert result.returncode != 0
+    assert "SITE_URL must be an http(s) address" in result.stderr
 
 
 def test_it_names_the_variable_with_a_bad_value():

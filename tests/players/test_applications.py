@@ -83,6 +83,13 @@ class ApplicationTestCase(BaseTestCase):
         for url in (reverse("players:review_queue"), reverse("players:review", args=[1])):
             assert self.client.get(url).status_code == 403, url
 
+    def test_it_lets_only_accounts_with_the_player_role_apply(self):
+        stranger = get_user_model().objects.create_user("stranger", "s@example.org", PASSWORD)
+        self.login(stranger)
+        assert self.client.get(reverse("players:apply")).status_code == 403
+        assert self.apply().status_code == 403
+        assert not FideImportApplication.objects.exists()
+
     def test_it_lets_only_federation_admins_review(self):
         self.login(self.player_user)
         self.apply()
@@ -210,6 +217,7 @@ class SignupAndLoginTestCase(BaseTestCase):
         self.assertContains(response, "Your account is confirmed.")
         user.refresh_from_db()
         assert user.is_active
+        assert list(user.groups.values_list("name", flat=True)) == ["Players and parents"]
         assert self.client.get(reverse("players:apply")).status_code == 200
 
     def test_it_refuses_a_forged_confirmation_link(self):

@@ -12,7 +12,7 @@ def create_roles(apps, schema_editor):
         config.models_module = True
         create_permissions(config, apps=apps, verbosity=0)
         config.models_module = None
-    ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
+    ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"), strict=False)
 
 
 def remove_roles(apps, schema_editor):
