@@ -45,6 +45,7 @@ def followed_players(*, user) -> list[dict]:
             "player": follow.player,
             "ratings": ratings.get(follow.player_id, {}),
             "latest": changes.get(follow.player_id, {}),
+            "latest_tournament": next(iter(changes.get(follow.player_id, {}).values()), None),
         }
         for follow in follows
     ]

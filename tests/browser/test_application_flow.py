@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
 from tests.players.factories import PlayerFactory
-from tournaments.roles import FEDERATION_ADMINS, ensure_roles
+from tournaments.roles import FEDERATION_ADMINS, PLAYERS, ensure_roles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,8 @@ def log_in(page, live_server, username, next_url):
 def test_apply_approve_and_see_the_ratings_change(page, live_server):
     ensure_roles(Group, Permission)
     users = get_user_model().objects
-    users.create_user("mother", "mother@example.org", "a-long-enough-password")
+    mother = users.create_user("mother", "mother@example.org", "a-long-enough-password")
+    mother.groups.add(Group.objects.get(name=PLAYERS))
     staff = users.create_user("reviewer", "staff@example.org", "a-long-enough-password")
     staff.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
     player = PlayerFactory(family_name="Орлова", given_names="Ольга")
@@ -39,6 +40,10 @@ def test_apply_approve_and_see_the_ratings_change(page, live_server):
     page.click("#application-form button[type=submit]")
     page.wait_for_url("**/players/applications/")
     assert "pending review" in page.locator("#my-applications").inner_text()
+    # She follows her daughter too.
+    page.goto(f"{live_server.url}{player.get_absolute_url()}")
+    page.click("#follow-form button")
+    page.wait_for_selector("#follow-form button[aria-pressed=true]")
 
     page.context.clear_cookies()
     log_in(page, live_server, "reviewer", "/players/review/")
@@ -53,3 +58,8 @@ def test_apply_approve_and_see_the_ratings_change(page, live_server):
     assert page.locator("#rating-orr .big").inner_text() == "1650"
     assert page.locator("#rating-mchess .big").inner_text() == "16500"
     assert "34100018" in page.locator("#fide-profile").inner_text()
+
+    page.context.clear_cookies()
+    log_in(page, live_server, "mother", "/players/following/")
+    row = page.locator("#following tbody tr")
+    assert "Орлова, Ольга" in row.inner_text() and "1650" in row.inner_text()

@@ -72,7 +72,8 @@ class FollowTestCase(BaseTestCase):
         others = [PlayerFactory(birth_date=D(2012, 1, n + 1)) for n in range(7)]
         tournament = make_tournament("Spring cup", D(2026, 3, 10), [self.kid, *others], seed=3)
         rating_services.rating_run(tournament_id=tournament.pk)
-        for player in [self.kid, *others]:
+        unrated = PlayerFactory(family_name="Newcomer")
+        for player in [self.kid, *others, unrated]:
             player_follow(user=self.player_user, player=player)
         self.login(self.player_user)
         # Session, user, follows, ratings, latest changes, and the two permission reads of the menu.
@@ -80,6 +81,7 @@ class FollowTestCase(BaseTestCase):
             page = self.client.get(reverse("players:following"))
         self.assertContains(page, "Orlova, Olga")
         self.assertContains(page, "Spring cup", count=8)
+        self.assertContains(page, "Newcomer")
         other_user = get_user_model().objects.create_user("other", "o@example.org", PASSWORD)
         self.login(other_user)
         self.assertContains(self.client.get(reverse("players:following")), "You do not follow anyone yet")
