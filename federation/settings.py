@@ -50,7 +50,9 @@ SITE_NAME = env_str("SITE_NAME", "Chess Federation Ratings")
 # Mail sent by workers has no request to build links from: they start with this address.
 SITE_URL = env_str("SITE_URL", None if PRODUCTION else "http://127.0.0.1:8000")
 if not SITE_URL or not re.fullmatch(r"https?://[^/\s]+(/[^\s]*)?", SITE_URL):
-    raise ImproperlyConfigured(f"SITE_URL must be an http(s) address such as https://ratings.example.org, not {SITE_URL!r}")
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an http(s) address such as https://ratings.example.org, not {SITE_URL!r}"
+    )
 SITE_URL = SITE_URL.rstrip("/")
 
 INSTALLED_APPS = [

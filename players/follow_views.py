@@ -43,6 +43,8 @@ def follow(request, federation_id: int):
             else:
                 messages.success(request, _("Saved."))
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         target = player.get_absolute_url()
     return redirect(target)

@@ -249,9 +249,7 @@ def followers_notify(*, tournament_id: int) -> int:
         tournament.followers_notified_at = timezone.now()
         tournament.save(update_fields=["followers_notified_at"])
         follows = (
-            Follow.objects.filter(
-                notify=True, player__participations__tournament=tournament, user__is_active=True
-            )
+            Follow.objects.filter(notify=True, player__participations__tournament=tournament, user__is_active=True)
             .exclude(user__email="")
             .select_related("user", "player")
             .order_by("user_id", "player__family_name", "player__given_names")

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournaments import selectors, services
-from tournaments.forms import ConfirmForm, UploadForm
-from tournaments.models import Upload
-from tournaments.permissions import can_manage_upload, is_arbiter
+from tournaments.forms import CoArbiterForm, ConfirmForm, UploadForm
+from tournaments.models import Tournament, Upload
+from tournaments.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
 
 
 def _arbiter_required(request):
@@ -100,3 +100,57 @@ def preview(request, pk: int):
     context = {"upload": upload, "form": form, "errors": errors, **selectors.preview_context(upload.preview)}
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/preview.html", context, status=status)
+
+
+def _visible_tournament(request, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("chief_arbiter"), pk=pk)
+    if not can_see_tournament(request.user, tournament):
+        # Another arbiter's tournament does not exist in this one's area.
+        raise Http404("No such tournament")
+    return tournament
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament(request, pk: int):
+    tournament = _visible_tournament(request, pk)
+    may_name = can_name_co_arbiters(request.user, tournament)
+    form = CoArbiterForm(request.POST or None)
+    if request.method == "POST":
+        if not may_name:
+            raise PermissionDenied(_("Only the chief arbiter names co-arbiters."))
+        if request.POST.get("remove"):
+            services.co_arbiter_remove(tournament=tournament, user_id=int(request.POST["remove"]), by=request.user)
+            messages.success(request, _("The co-arbiter is removed."))
+            return redirect("arbiter:tournament", pk=tournament.pk)
+        if form.is_valid():
+            try:
+                user = services.co_arbiter_add(
+                    tournament=tournament, username=form.cleaned_data["username"], by=request.user
+                )
+            except services.CoArbiterError as error:
+                form.add_error("username", str(error))
+            else:
+                messages.success(request, _("%(name)s is co-arbiter now.") % {"name": user.username})
+                return redirect("arbiter:tournament", pk=tournament.pk)
+    context = {
+        "tournament": tournament,
+        "upload": Upload.objects.filter(tournament=tournament).select_related("uploaded_by").first(),
+        "co_arbiters": tournament.co_arbiters.order_by("username"),
+        "may_name": may_name,
+        "form": form,
+        "counts": selectors.tournament_counts(tournament=tournament),
+    }
+    return render(request, "tournaments/arbiter_tournament.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def tournament_file(request, pk: int):
+    """The result file as uploaded: private, for the tournament's arbiters and the federation only."""
+    from django.http import FileResponse
+
+    tournament = _visible_tournament(request, pk)
+    upload = Upload.objects.filter(tournament=tournament).first()
+    if upload is None or not upload.file:
+        raise Http404("No file")
+    return FileResponse(upload.file.open("rb"), as_attachment=True, filename=upload.original_name)

@@ -149,3 +149,7 @@ class ConfirmForm(forms.Form):
 
 def _display(player: dict) -> str:
     return f"{player['family_name']}, {player['given_names']}" if player["given_names"] else player["family_name"]
+
+
+class CoArbiterForm(forms.Form):
+    username = forms.CharField(label=_("User name of the co-arbiter"), max_length=150)

@@ -14,3 +14,21 @@ def can_manage_upload(user, upload) -> bool:
     if not is_arbiter(user):
         return False
     return upload.uploaded_by_id == user.pk or user.is_superuser or user.groups.filter(name=FEDERATION_ADMINS).exists()
+
+
+def is_federation_admin(user) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or user.groups.filter(name=FEDERATION_ADMINS).exists()))
+
+
+def can_see_tournament(user, tournament) -> bool:
+    """The arbiter area shows a tournament to its chief arbiter, its co-arbiters and federation admins."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if tournament.chief_arbiter_id == user.pk or is_federation_admin(user):
+        return True
+    return tournament.co_arbiters.filter(pk=user.pk).exists()
+
+
+def can_name_co_arbiters(user, tournament) -> bool:
+    """The chief arbiter names his co-arbiters; the federation can too."""
+    return bool(user.is_authenticated and (tournament.chief_arbiter_id == user.pk or is_federation_admin(user)))

@@ -39,9 +39,7 @@ def ensure_roles(group_model, permission_model, *, strict: bool = True) -> None:
     def permissions(pairs):
         found = []
         for app_label, codename in pairs:
-            permission = permission_model.objects.filter(
-                content_type__app_label=app_label, codename=codename
-            ).first()
+            permission = permission_model.objects.filter(content_type__app_label=app_label, codename=codename).first()
             if permission is None and strict:
                 raise LookupError(f"permission {app_label}.{codename} does not exist")
             if permission is not None:

@@ -85,6 +85,19 @@ def arbiter_tournaments(*, user) -> QuerySet[Tournament]:
     )
 
 
+def tournament_counts(*, tournament: Tournament) -> dict:
+    """What the arbiter checks at a glance: players, games, rated games, rating changes."""
+    from ratings.models import RatingChange
+
+    games = Game.objects.filter(tournament=tournament)
+    return {
+        "players": tournament.participants.count(),
+        "games": games.count(),
+        "rated_games": games.filter(kind__in=Game.RATED_KINDS).count(),
+        "changes": RatingChange.objects.filter(tournament=tournament).count(),
+    }
+
+
 def arbiter_uploads(*, user) -> QuerySet[Upload]:
     return Upload.objects.filter(uploaded_by=user).select_related("tournament").order_by("-uploaded_at")
 

@@ -407,3 +407,50 @@ def _check_details(details: TournamentDetails, data: dict) -> None:
         problems.append(_("Unknown time control."))
     if problems:
         raise ConfirmError(problems)
+
+
+class CoArbiterError(Exception):
+    pass
+
+
+def co_arbiter_add(*, tournament: Tournament, username: str, by) -> object:
+    """Name an arbiter co-arbiter of a tournament: he then sees it in his area (audited)."""
+    from django.contrib.auth import get_user_model
+
+    from federation import audit
+    from tournaments.permissions import is_arbiter
+
+    user = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if user is None or not is_arbiter(user):
+        raise CoArbiterError(_("No arbiter has the user name %(name)s.") % {"name": username.strip()})
+    if user.pk == tournament.chief_arbiter_id:
+        raise CoArbiterError(_("%(name)s is the chief arbiter.") % {"name": user.username})
+    with transaction.atomic():
+        if tournament.co_arbiters.filter(pk=user.pk).exists():
+            raise CoArbiterError(_("%(name)s is a co-arbiter already.") % {"name": user.username})
+        tournament.co_arbiters.add(user)
+        audit.record(
+            actor=by,
+            action="co_arbiter_added",
+            target=tournament,
+            summary=f"{user.username} co-arbiter of {tournament}",
+            after={"co_arbiter": user.username},
+        )
+    return user
+
+
+def co_arbiter_remove(*, tournament: Tournament, user_id: int, by) -> None:
+    from federation import audit
+
+    with transaction.atomic():
+        user = tournament.co_arbiters.filter(pk=user_id).first()
+        if user is None:
+            return
+        tournament.co_arbiters.remove(user)
+        audit.record(
+            actor=by,
+            action="co_arbiter_removed",
+            target=tournament,
+            summary=f"{user.username} no longer co-arbiter of {tournament}",
+            before={"co_arbiter": user.username},
+        )
