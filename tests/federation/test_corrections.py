@@ -70,7 +70,11 @@ class CorrectionsTestCase(BaseTestCase):
         url = reverse("staff:game", args=[game.pk])
         self.forbidden_for_everyone_but_admins(url, {"result": "0-1", "kind": "played", "reason": "x"})
         white_before = RatingChange.objects.get(tournament=self.first, player=game.white, system="orr").rating_after
+        self.login(self.player_user)
+        self.assertNotContains(self.client.get(game.white.get_absolute_url()), url)
         self.login(self.staff)
+        # Staff reach the correction from the game's row on the player's page.
+        self.assertContains(self.client.get(game.white.get_absolute_url()), url)
         with self.captureOnCommitCallbacks(execute=True):
             response = self.client.post(url, {"result": "0-1", "kind": "played", "reason": "Scoresheet checked"})
         self.assertRedirects(response, self.first.get_absolute_url())
