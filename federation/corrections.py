@@ -61,7 +61,9 @@ def game_correct(*, game: Game, admin, result: str, kind: str, reason: str) -> G
     if result not in Game.Result.values or kind not in Game.Kind.values:
         raise CorrectionError(_("Unknown result or kind."))
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("tournament", "white", "black").get(pk=game.pk)
+        game = (
+            Game.objects.select_for_update(of=("self",)).select_related("tournament", "white", "black").get(pk=game.pk)
+        )
         before = {"result": game.result, "kind": game.kind}
         game.result, game.kind = result, kind
         game.full_clean(exclude=["tournament", "white", "black"])
