@@ -6,9 +6,12 @@ auto_now/auto_now_add timestamps with one "now", other defaults with their value
 
 from __future__ import annotations
 
+import datetime
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
+import orjson
 from django.db import connection, models
 from django.utils import timezone
 
@@ -26,6 +29,7 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Iterable[
     count = 0
     if connection.vendor == "postgresql":
         from psycopg import sql
+        from psycopg.copy import QueuedLibpqWriter
 
         statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
             sql.Identifier(model._meta.db_table),
@@ -35,10 +39,14 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Iterable[
             json.dumps(value) if isinstance(fields[name], models.JSONField) else value
             for name, value in zip(extra_columns, extra_values, strict=True)
         )
-        with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        # A background thread sends while this one formats: the server ingests in parallel.
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(statement, writer=QueuedLibpqWriter(cursor.cursor)) as copy,
+        ):
             for row in rows:
                 if json_columns:
-                    row = [json.dumps(v) if i in json_columns and v is not None else v for i, v in enumerate(row)]
+                    row = [_dumps(v) if i in json_columns and v is not None else v for i, v in enumerate(row)]
                 copy.write_row((*row, *extra))
                 count += 1
         return count
@@ -74,3 +82,121 @@ def _filled_in(model, columns) -> tuple[list[str], list]:
         else:
             raise ValueError(f"{model.__name__}.{field.name} needs a value")
     return names, values
+
+
+class CopyStream:
+    """What copy_stream yields: `write(row)`; on PostgreSQL also `raw(data)` for lines already in
+    COPY text format, which `text_line(row)` makes (in any process: it needs no connection)."""
+
+    def __init__(self, json_columns: list[int], extra: tuple):
+        self.write: Callable[[Sequence], None] = self._closed
+        self.raw: Callable[[bytes], None] | None = None
+        self._json_columns = json_columns
+        self._extra_text = "".join("\t" + _text(value) for value in extra)
+        self._dumps = _dumps
+
+    def text_line(self, row: Sequence) -> str:
+        json_columns = self._json_columns
+        fields = []
+        for index, value in enumerate(row):
+            if index in json_columns and value is not None:
+                value = self._dumps(value)
+            fields.append(_text(value))
+        return "\t".join(fields) + self._extra_text + "\n"
+
+    @staticmethod
+    def _closed(row) -> None:
+        raise RuntimeError("the COPY stream is closed")
+
+
+def _dumps(value) -> str:
+    """JSON text for a JSON column; named tuples (engine records) become arrays."""
+    return orjson.dumps(value, default=_as_list).decode()
+
+
+def _as_list(value):
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _text(value) -> str:
+    """One field in PostgreSQL's COPY text format."""
+    if value is None:
+        return "\\N"
+    if value is True:
+        return "t"
+    if value is False:
+        return "f"
+    if isinstance(value, str):
+        if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
+            value = value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+        return value
+    if isinstance(value, datetime.datetime | datetime.date):
+        return value.isoformat()
+    return str(value)  # int, Decimal
+
+
+@contextmanager
+def copy_stream(model: type[models.Model], columns: Sequence[str]) -> Iterator[CopyStream]:
+    """Write rows one by one while the caller keeps computing: `with copy_stream(...) as stream`.
+
+    On PostgreSQL one COPY stays open for the whole block and a background thread sends the
+    data, so the server parses and indexes rows while Python computes the next ones. The
+    connection cannot run other queries inside the block. Elsewhere rows go in batches.
+    """
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    extra_columns, extra_values = _filled_in(model, columns)
+    json_columns = [index for index, name in enumerate(columns) if isinstance(fields[name], models.JSONField)]
+    extra = tuple(
+        json.dumps(value) if isinstance(fields[name], models.JSONField) else value
+        for name, value in zip(extra_columns, extra_values, strict=True)
+    )
+    stream = CopyStream(json_columns, extra)
+    if connection.vendor != "postgresql":
+        batch: list = []
+
+        def write_batch(row):
+            batch.append(row)
+            if len(batch) >= BATCH:
+                copy_rows(model, columns, batch)
+                batch.clear()
+
+        stream.write = write_batch
+        yield stream
+        copy_rows(model, columns, batch)
+        stream.write = stream._closed
+        return
+
+    from psycopg import sql
+    from psycopg.copy import QueuedLibpqWriter
+
+    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(model._meta.db_table),
+        sql.SQL(", ").join(sql.Identifier(fields[name].column) for name in (*columns, *extra_columns)),
+    )
+    dumps = stream._dumps
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(statement, writer=QueuedLibpqWriter(raw)) as copy:
+            write_row = copy.write_row
+            if json_columns:
+
+                def write(row):
+                    row = list(row)
+                    for index in json_columns:
+                        if row[index] is not None:
+                            row[index] = dumps(row[index])
+                    write_row((*row, *extra))
+
+            else:
+
+                def write(row):
+                    write_row((*row, *extra))
+
+            stream.write = write
+            stream.raw = copy.write
+            try:
+                yield stream
+            finally:
+                stream.write, stream.raw = stream._closed, None

@@ -230,6 +230,8 @@ PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000,
 GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
 # For failure drills only: a rating run pauses this long inside its transaction (default 0).
 RATING_RUN_PAUSE_SECONDS = env_int("RATING_RUN_PAUSE_SECONDS", 0, minimum=0)
+# Replays of at least this many games rate ORR in a forked process beside Mchess and PlayChess.
+RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimum=0)
 
 # --- Security ---------------------------------------------------------------
 

@@ -21,7 +21,7 @@ MCHESS_CAP = 20000
 class PlayerRating(models.Model):
     """A player's current rating in one system: what the live list shows."""
 
-    player = models.ForeignKey(Player, models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, models.CASCADE, related_name="ratings", db_index=False)  # unique below
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null for a newcomer who has played but scored nothing yet: he has a state, not a rating.
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
@@ -62,8 +62,10 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """One player's result of one tournament in one system, with every number of the calculation."""
 
-    player = models.ForeignKey(Player, models.CASCADE, related_name="rating_changes")
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="rating_changes")
+    # No single-column indexes: the unique (player, tournament, system) serves the player's history
+    # and change_report_idx the tournament's report. Fewer indexes make a re-rating's writes cheaper.
+    player = models.ForeignKey(Player, models.CASCADE, related_name="rating_changes", db_index=False)
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="rating_changes", db_index=False)
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null before: a newcomer. Null after: a newcomer who scored nothing and got no rating.
     rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
@@ -90,10 +92,7 @@ class RatingChange(models.Model):
             ),
             models.CheckConstraint(condition=Q(score__gte=0), name="change_score_nonnegative"),
         ]
-        indexes = [
-            models.Index(fields=["tournament", "system"], name="change_report_idx"),
-            models.Index(fields=["player", "system"], name="change_history_idx"),
-        ]
+        indexes = [models.Index(fields=["tournament", "system"], name="change_report_idx")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.system} {self.tournament}: {self.rating_before} → {self.rating_after}"
@@ -108,7 +107,7 @@ class RatingChange(models.Model):
 class ProvisionalGame(models.Model):
     """A game kept for a newcomer or provisional player's own later re-calculation (ORR 2.3–2.4)."""
 
-    player = models.ForeignKey(Player, models.CASCADE, related_name="provisional_games")
+    player = models.ForeignKey(Player, models.CASCADE, related_name="provisional_games", db_index=False)  # unique
     system = models.CharField(_("system"), max_length=9, choices=System.choices, default=System.ORR)
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+")
     round = models.PositiveSmallIntegerField(_("round"))
@@ -127,7 +126,6 @@ class ProvisionalGame(models.Model):
             ),
             models.CheckConstraint(condition=Q(score__in=[0, 0.5, 1]), name="provisional_game_score_valid"),
         ]
-        indexes = [models.Index(fields=["player", "system"], name="provisional_game_player_idx")]
 
     def __str__(self) -> str:
         return f"{self.player} R{self.round} vs {self.opponent_rating}: {self.score}"

@@ -13,15 +13,19 @@ change before it. Callers run this inside one transaction under the rating lock.
 from __future__ import annotations
 
 import datetime
+import os
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from federation.bulk import copy_rows, copy_stream
 from players.models import FideImportApplication, Player
 from ratings.engines import mchess, orr
 from ratings.engines import playchess as pc
@@ -38,6 +42,9 @@ from ratings.models import (
 from tournaments.models import Game, Participant, Tournament
 
 HISTORY = (Tournament.Status.CONFIRMED, Tournament.Status.QUEUED, Tournament.Status.RATED)
+CHANGE_COLUMNS = ("player_id", "tournament_id", "system", "rating_before", "rating_after", "provisional_before",
+                  "provisional_after", "games", "score", "is_guest", "enters_list", "details")  # fmt: skip
+TOURNAMENT_FIELDS = ("id", "end_date", "start_date", "fide_rated", "rate_mchess", "rate_playchess", "mchess_weight")
 ENGINE_SYSTEMS = (System.ORR, System.MCHESS, System.PLAYCHESS)
 START = (datetime.date.min, datetime.date.min, 0)
 
@@ -74,6 +81,20 @@ def penalties_at_or_after(key: tuple) -> Q:
     return (Q(month__gt=month) | Q(month=month)) if same_month_too else Q(month__gt=month)
 
 
+class Entrant(NamedTuple):
+    """What a rating run needs of a participant (read as plain tuples, never as model instances)."""
+
+    player_id: int
+    fide_rating_in_file: int | None
+    is_guest: bool
+
+
+class Facts(NamedTuple):
+    kind: str
+    birth_date: datetime.date | None
+    birth_precision: str
+
+
 @dataclass
 class Standing:
     """A player's standing in one system between events: what PlayerRating and the snapshots hold."""
@@ -92,7 +113,7 @@ class Standing:
             "games": self.games,
             "tournaments": self.tournaments,
             "last_played": self.last_played.isoformat() if self.last_played else None,
-            "stored": [list(g) for g in self.stored],
+            "stored": list(self.stored),  # tuples: JSON arrays once written
         }
 
     @classmethod
@@ -120,18 +141,31 @@ class Replay:
     def __init__(self):
         self.standings: dict[str, dict[int, Standing | None]] = {s: {} for s in ENGINE_SYSTEMS}
         self.touched: dict[str, set[int]] = {s: set() for s in ENGINE_SYSTEMS}
-        self.changes: list[RatingChange] = []
+        # Where RatingChange rows (CHANGE_COLUMNS) go: the COPY stream of replay_from.
+        self.write: Callable[[tuple], None] = self._no_writer
         self.penalties: list[InactivityPenalty] = []
-        self.players: dict[int, Player] = {}
+        self.players: dict[int, Facts] = {}
         self.approved: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
         self.summary = Summary()
+        # The systems this process rates: all, or a share when a child process rates the others.
+        self.systems: tuple[str, ...] = ENGINE_SYSTEMS
+        # From the start of the history: no standing survives, so none is ever read from the database.
+        self.from_scratch = False
+        self._mchess_loaded = False
         # Per player, the moment of the last override before the roll-back point (restoring).
         self._override_moment: dict[int, tuple] = {}
+
+    @staticmethod
+    def _no_writer(row) -> None:
+        raise RuntimeError("rating changes are written inside replay_from's stream")
 
     # --- Rolling back -------------------------------------------------------------------------
 
     def roll_back(self, key: tuple) -> None:
         """Delete every result at or after `key` and restore the affected players' standings before it."""
+        if key == START:
+            self._roll_back_everything()
+            return
         later = Tournament.objects.filter(at_or_after(key))
         later_changes = RatingChange.objects.filter(tournament__in=later)
         affected: dict[str, set[int]] = {s: set() for s in ENGINE_SYSTEMS}
@@ -144,10 +178,6 @@ class Replay:
             if override_key(effective) >= key:
                 for system in ENGINE_SYSTEMS:
                     affected[system].add(player_id)
-        if key == START:
-            # From scratch: every standing goes, including any left by tournaments no longer in the history.
-            for system in ENGINE_SYSTEMS:
-                affected[system].update(PlayerRating.objects.filter(system=system).values_list("player_id", flat=True))
 
         for system in ENGINE_SYSTEMS:
             players = affected[system]
@@ -185,6 +215,16 @@ class Replay:
         later_changes.delete()
         later_penalties.delete()
 
+    def _roll_back_everything(self) -> None:
+        """From scratch: every standing goes, including any left by tournaments no longer in the history."""
+        self.from_scratch = True
+        for system in ENGINE_SYSTEMS:
+            players = set(PlayerRating.objects.filter(system=system).values_list("player_id", flat=True))
+            self.standings[system] = dict.fromkeys(players)
+            self.touched[system] = players
+        RatingChange.objects.all().delete()
+        InactivityPenalty.objects.all().delete()
+
     def _apply_earlier_overrides(self, system, players, key, earlier, restored) -> None:
         """Overrides between a player's last change before `key` and `key` set his standing."""
         overrides = RatingOverride.objects.filter(player_id__in=players).order_by("effective", "id")
@@ -210,34 +250,70 @@ class Replay:
         return table[player_id]
 
     def _load(self, system: str, player_ids) -> None:
-        missing = [pid for pid in player_ids if pid not in self.standings[system]]
+        table = self.standings[system]
+        missing = [pid for pid in player_ids if pid not in table]
         if not missing:
             return
-        for row in PlayerRating.objects.filter(system=system, player_id__in=missing).values("player_id", "state"):
-            self.standings[system][row["player_id"]] = Standing.from_snapshot(row["state"])
+        if not self.from_scratch:
+            rows = PlayerRating.objects.filter(system=system, player_id__in=missing).values_list("player_id", "state")
+            for player_id, state in rows.iterator(chunk_size=5000):
+                table[player_id] = Standing.from_snapshot(state)
         for pid in missing:
-            self.standings[system].setdefault(pid, None)
+            table.setdefault(pid, None)
 
-    def prepare(self, tournaments: list[Tournament]) -> tuple[dict, dict]:
-        """Participants and games of every tournament to replay, in a few queries."""
-        ids = [t.pk for t in tournaments]
-        participants: dict[int, list[Participant]] = defaultdict(list)
-        for participant in Participant.objects.filter(tournament_id__in=ids).select_related("player"):
-            participants[participant.tournament_id].append(participant)
-            self.players[participant.player_id] = participant.player
-        games: dict[int, list[Game]] = defaultdict(list)
-        for game in Game.objects.filter(tournament_id__in=ids).only(
-            "tournament_id", "round", "white_id", "black_id", "result", "kind"
-        ):
-            games[game.tournament_id].append(game)
+    def load_approvals(self) -> None:
+        """Every approved FIDE-rating import (a short list: one per approved application)."""
         approved = FideImportApplication.objects.filter(
-            status=FideImportApplication.Status.APPROVED, player_id__in=list(self.players), decided_at__isnull=False
+            status=FideImportApplication.Status.APPROVED, player__isnull=False, decided_at__isnull=False
         ).values_list("player_id", "decided_at", "fide_rating")
         for player_id, decided_at, rating in approved:
             self.approved[player_id].append((timezone.localdate(decided_at), rating))
+
+    def prepare(self, tournaments: list[Tournament]) -> tuple[dict, dict]:
+        """Participants and games of the tournaments to replay, as plain tuples, in two queries.
+
+        Everything is read before any result is written: the results stream into the database
+        on the same connection, which then runs no other query.
+        """
+        ids = [t.pk for t in tournaments]
+        participants: dict[int, list[Entrant]] = defaultdict(list)
+        games: dict[int, list[EngineGame]] = defaultdict(list)
+        players = self.players
+        for start in range(0, len(ids), 2000):
+            some = ids[start : start + 2000]
+            rows = Participant.objects.filter(tournament_id__in=some).values_list(
+                "tournament_id",
+                "player_id",
+                "fide_rating_in_file",
+                "is_guest",
+                "player__kind",
+                "player__birth_date",
+                "player__birth_precision",
+            )
+            for tournament_id, player_id, fide, guest, kind, birth_date, precision in rows.iterator(chunk_size=20_000):
+                participants[tournament_id].append(Entrant(player_id, fide, guest))
+                if player_id not in players:
+                    players[player_id] = Facts(kind, birth_date, precision)
+            # Single-player rows (byes, absences) are never rated: only pairings are read.
+            rows = Game.objects.filter(tournament_id__in=some, black__isnull=False).values_list(
+                "tournament_id", "round", "white_id", "black_id", "result", "kind"
+            )
+            texts: dict[str, str] = {}  # one string object per result and kind, not one per game
+            for tournament_id, rnd, white, black, result, kind in rows.iterator(chunk_size=20_000):
+                result = texts.setdefault(result, result)
+                games[tournament_id].append(EngineGame(rnd, white, black, result, texts.setdefault(kind, kind)))
         for system in ENGINE_SYSTEMS:
-            self._load(system, list(self.players))
+            self._load(system, list(players))
         return participants, games
+
+    def preload(self, overrides: list[RatingOverride], months: list[datetime.date]) -> None:
+        """The standings the decisions and penalty months will touch, read before the stream opens."""
+        for system in ENGINE_SYSTEMS:
+            self._load(system, [o.player_id for o in overrides])
+        if months and not self._mchess_loaded:
+            known = PlayerRating.objects.filter(system=System.MCHESS).values_list("player_id", flat=True)
+            self._load(System.MCHESS, list(known))
+            self._mchess_loaded = True
 
     def approved_fide(self, player_id: int, day: datetime.date) -> int | None:
         """The FIDE rating the federation approved for the player by `day` (the latest such)."""
@@ -246,36 +322,36 @@ class Replay:
 
     # --- Events -------------------------------------------------------------------------------
 
-    def rate(self, tournament: Tournament, participants: list[Participant], games: list[Game]) -> None:
+    def rate(self, tournament: Tournament, participants: list[Entrant], engine_games: list[EngineGame]) -> None:
+        systems = self.systems
         humans = [p for p in participants if self.players[p.player_id].kind == Player.Kind.HUMAN]
         human_ids = {p.player_id for p in humans}
-        engine_games = [
-            EngineGame(g.round, g.white_id, g.black_id, g.result, g.kind) for g in games if g.black_id is not None
-        ]
         human_games = [g for g in engine_games if g.white in human_ids and g.black in human_ids]
-        self._orr(tournament, humans, human_games)
-        if tournament.rate_mchess:
+        if System.ORR in systems:
+            self._orr(tournament, humans, human_games)
+        if tournament.rate_mchess and System.MCHESS in systems:
             self._mchess(tournament, participants, engine_games)
-        if tournament.rate_playchess:
+        if tournament.rate_playchess and System.PLAYCHESS in systems:
             self._playchess(tournament, humans, human_games)
         self.summary.tournaments.append(tournament.pk)
 
     def _record(self, system, tournament, player_id, before, after, *, games, half_points, details, guest=False):
         details["state"] = after.snapshot() if after is not None else Standing().snapshot()
-        self.changes.append(
-            RatingChange(
-                player_id=player_id,
-                tournament_id=tournament.pk,
-                system=system,
-                rating_before=before.rating if before else None,
-                rating_after=after.rating if after else None,
-                provisional_before=bool(before and before.provisional),
-                provisional_after=bool(after and after.provisional),
-                games=games,
-                score=Decimal(half_points) / 2,
-                is_guest=guest,
-                enters_list=bool(after and after.rating is not None) and not guest,
-                details=details,
+        self.summary.changes += 1
+        self.write(
+            (
+                player_id,
+                tournament.pk,
+                system,
+                before.rating if before else None,
+                after.rating if after else None,
+                bool(before and before.provisional),
+                bool(after and after.provisional),
+                games,
+                _SCORES[half_points] if half_points < len(_SCORES) else Decimal(half_points) / 2,
+                guest,
+                bool(after and after.rating is not None) and not guest,
+                details,
             )
         )
 
@@ -286,7 +362,9 @@ class Replay:
             if standing is None:
                 state = orr.OrrState()
             else:
-                stored = tuple(orr.StoredGame(*g) for g in standing.stored)
+                stored = standing.stored
+                if stored and type(stored[0]) is not orr.StoredGame:  # read back from the database
+                    stored = tuple(orr.StoredGame(*g) for g in stored)
                 state = orr.OrrState(
                     standing.rating, standing.provisional, stored, standing.tournaments if standing.provisional else 0
                 )
@@ -321,7 +399,7 @@ class Replay:
                     games=previous.games + outcome.games,
                     tournaments=previous.tournaments + (1 if rated else 0),
                     last_played=tournament.end_date,
-                    stored=tuple(tuple(g) for g in state.stored_games),
+                    stored=state.stored_games,
                 )
                 self.standings[System.ORR][player_id] = after
                 self.touched[System.ORR].add(player_id)
@@ -393,7 +471,9 @@ class Replay:
             if standing is None:
                 state = pc.PlayChessState()
             else:
-                history = tuple(pc.PlayedGame(*g) for g in standing.stored)
+                history = standing.stored
+                if history and type(history[0]) is not pc.PlayedGame:  # read back from the database
+                    history = tuple(pc.PlayedGame(*g) for g in history)
                 state = pc.PlayChessState(standing.rating, standing.games, history)
             inputs.append(
                 pc.PlayChessParticipant(
@@ -415,7 +495,7 @@ class Replay:
                 games=state.games,
                 tournaments=previous.tournaments + 1,
                 last_played=tournament.end_date,
-                stored=tuple(tuple(g) for g in state.history),
+                stored=state.history,
             )
             self.standings[System.PLAYCHESS][player_id] = after
             self.touched[System.PLAYCHESS].add(player_id)
@@ -432,7 +512,7 @@ class Replay:
 
     def override(self, override: RatingOverride) -> None:
         """A decided rating (an approved FIDE import that replaces existing ratings) takes effect."""
-        for system in ENGINE_SYSTEMS:
+        for system in self.systems:
             value = getattr(override, system)
             if value is None:
                 continue
@@ -445,9 +525,14 @@ class Replay:
 
     def penalise(self, month: datetime.date) -> None:
         """The month's Mchess inactivity penalty, on every player who has an Mchess rating."""
+        if System.MCHESS not in self.systems:
+            return
         table = self.standings[System.MCHESS]
-        known = set(PlayerRating.objects.filter(system=System.MCHESS).values_list("player_id", flat=True))
-        self._load(System.MCHESS, list(known))
+        if not self._mchess_loaded:
+            # Every Mchess-rated player, once per replay: later months find them all in memory.
+            known = PlayerRating.objects.filter(system=System.MCHESS).values_list("player_id", flat=True)
+            self._load(System.MCHESS, list(known))
+            self._mchess_loaded = True
         for player_id, standing in table.items():
             if standing is None or standing.rating is None:
                 continue
@@ -466,48 +551,47 @@ class Replay:
     # --- Writing ------------------------------------------------------------------------------
 
     def persist(self) -> None:
-        RatingChange.objects.bulk_create(self.changes, batch_size=2000)
         InactivityPenalty.objects.bulk_create(self.penalties, batch_size=2000)
+        self.summary.penalties = len(self.penalties)
         for system in ENGINE_SYSTEMS:
             touched = self.touched[system]
             if not touched:
                 continue
-            PlayerRating.objects.filter(system=system, player_id__in=touched).delete()
-            ProvisionalGame.objects.filter(system=system, player_id__in=touched).delete()
-            ratings, stored = [], []
-            for player_id in touched:
-                standing = self.standings[system].get(player_id)
-                if standing is None:
-                    continue
-                ratings.append(
-                    PlayerRating(
-                        player_id=player_id,
-                        system=system,
-                        rating=standing.rating,
-                        provisional=standing.provisional,
-                        games=standing.games,
-                        tournaments=standing.tournaments,
-                        last_played=standing.last_played,
-                        state=standing.snapshot(),
-                    )
+            if self.from_scratch:
+                PlayerRating.objects.filter(system=system).delete()
+                ProvisionalGame.objects.filter(system=system).delete()
+            else:
+                PlayerRating.objects.filter(system=system, player_id__in=touched).delete()
+                ProvisionalGame.objects.filter(system=system, player_id__in=touched).delete()
+            copy_rows(
+                PlayerRating,
+                ("player_id", "system", "rating", "provisional", "games", "tournaments", "last_played", "state"),
+                self._ratings(system, touched),
+            )
+            if system in (System.ORR, System.PLAYCHESS):
+                copy_rows(
+                    ProvisionalGame,
+                    ("player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score"),
+                    self._provisional_games(system, touched),
                 )
-                if system in (System.ORR, System.PLAYCHESS) and (standing.provisional or standing.rating is None):
-                    for opponent_rating, half_points, tournament_id, rnd, opponent_id in standing.stored:
-                        stored.append(
-                            ProvisionalGame(
-                                player_id=player_id,
-                                system=system,
-                                tournament_id=tournament_id,
-                                round=rnd,
-                                opponent_id=opponent_id,
-                                opponent_rating=opponent_rating,
-                                score=Decimal(half_points) / 2,
-                            )
-                        )
-            PlayerRating.objects.bulk_create(ratings, batch_size=2000)
-            ProvisionalGame.objects.bulk_create(stored, batch_size=2000)
-        self.summary.changes = len(self.changes)
-        self.summary.penalties = len(self.penalties)
+
+    def _ratings(self, system, touched):
+        for player_id in touched:
+            standing = self.standings[system].get(player_id)
+            if standing is not None:
+                yield (player_id, system, standing.rating, standing.provisional, standing.games,
+                       standing.tournaments, standing.last_played, standing.snapshot())  # fmt: skip
+
+    def _provisional_games(self, system, touched):
+        for player_id in touched:
+            standing = self.standings[system].get(player_id)
+            if standing is None or not (standing.provisional or standing.rating is None):
+                continue
+            for opponent_rating, half_points, tournament_id, rnd, opponent_id in standing.stored:
+                yield (player_id, system, tournament_id, rnd, opponent_id, opponent_rating, _SCORES[half_points])
+
+
+_SCORES = [Decimal(n) / 2 for n in range(64)]
 
 
 def _override(system: str, standing: Standing, value: int) -> None:
@@ -524,7 +608,9 @@ def replay_from(key: tuple) -> Summary:
     replay = Replay()
     replay.roll_back(key)
     tournaments = list(
-        Tournament.objects.filter(at_or_after(key), status__in=HISTORY).order_by("end_date", "start_date", "id")
+        Tournament.objects.filter(at_or_after(key), status__in=HISTORY)
+        .order_by("end_date", "start_date", "id")
+        .only(*TOURNAMENT_FIELDS)
     )
     months = list(
         PenaltyMonth.objects.filter(month__gte=key[0] if key != START else datetime.date.min).values_list(
@@ -537,19 +623,65 @@ def replay_from(key: tuple) -> Summary:
     events += [(penalty_key(m), 1, "penalty", m) for m in months if penalty_key(m) >= key]
     events += [(override_key(o.effective), 0, "override", o) for o in overrides]
     events.sort(key=lambda event: (event[0], event[1]))
+    replay.load_approvals()
     participants, games = replay.prepare(tournaments)
+    replay.preload(overrides, months)
     if settings.RATING_RUN_PAUSE_SECONDS:
         time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
-    for _, _, kind, item in events:
-        if kind == "tournament":
-            replay.rate(item, participants[item.pk], games[item.pk])
-        elif kind == "penalty":
-            replay.penalise(item)
+    with copy_stream(RatingChange, CHANGE_COLUMNS) as stream:
+        games_count = sum(len(g) for g in games.values())
+        if stream.raw is not None and games_count >= settings.RATING_PARALLEL_MIN_GAMES and hasattr(os, "fork"):
+            _run_split(replay, events, participants, games, stream)
         else:
-            replay.override(item)
+            replay.write = stream.write
+            _run(replay, events, participants, games)
+    replay.write = replay._no_writer
     replay.persist()
     now = timezone.now()
     Tournament.objects.filter(pk__in=replay.summary.tournaments).update(
         status=Tournament.Status.RATED, status_detail="", rated_at=now
     )
     return replay.summary
+
+
+def _run(replay: Replay, events, participants, games, after_each=None) -> None:
+    for _, _, kind, item in events:
+        if kind == "tournament":
+            replay.rate(item, participants.get(item.pk, []), games.get(item.pk, []))
+        elif kind == "penalty":
+            replay.penalise(item)
+        else:
+            replay.override(item)
+        if after_each is not None:
+            after_each()
+
+
+def _run_split(replay: Replay, events, participants, games, stream) -> None:
+    """ORR in a forked child, Mchess and PlayChess here, both on the same events, in parallel."""
+    from ratings.forked import Child
+
+    def rate_orr(write_line):
+        replay.systems = (System.ORR,)
+        replay.write = lambda row: write_line(stream.text_line(row))
+        _run(replay, events, participants, games)
+        orr_touched = replay.touched[System.ORR]
+        return (
+            {pid: replay.standings[System.ORR].get(pid) for pid in orr_touched},
+            orr_touched,
+            replay.summary.changes,
+        )
+
+    child = Child(rate_orr)
+    try:
+        replay.systems = (System.MCHESS, System.PLAYCHESS)
+        replay.write = stream.write
+        forward = lambda: child.forward(stream.raw)  # noqa: E731 - passed on as a callback
+        _run(replay, events, participants, games, after_each=forward)
+        standings, touched, changes = child.finish(stream.raw)
+    except BaseException:
+        child.kill()
+        raise
+    replay.systems = ENGINE_SYSTEMS
+    replay.standings[System.ORR].update(standings)
+    replay.touched[System.ORR] |= touched
+    replay.summary.changes += changes

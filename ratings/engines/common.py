@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 PlayerId = Hashable
 
@@ -85,8 +86,9 @@ def round_half_up(value: int | Fraction | Decimal | float) -> int:
     if kind is int:
         return value
     if kind is Fraction:
-        magnitude = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
-        return magnitude if value >= 0 else -magnitude
+        numerator, denominator = value.numerator, value.denominator  # the denominator is positive
+        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+        return magnitude if numerator >= 0 else -magnitude
     if kind is float:
         if not math.isfinite(value):
             raise ValueError(f"cannot round {value}")
@@ -104,13 +106,27 @@ def round_half_up(value: int | Fraction | Decimal | float) -> int:
     return int(Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+def round_ratio(numerator: int, denominator: int) -> int:
+    """round(numerator / denominator), halves away from zero, exactly (denominator > 0)."""
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return magnitude if numerator >= 0 else -magnitude
+
+
 def round_to(value: Fraction | Decimal | float | int, places: int) -> Decimal:
     """Round half away from zero to `places` decimals, as a Decimal (for display and storage)."""
     if isinstance(value, Fraction):
-        scaled = value * 10**places
-        return Decimal(round_half_up(scaled)).scaleb(-places)
+        numerator, denominator = value.numerator * 10**places, value.denominator
+        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+        return Decimal(magnitude if numerator >= 0 else -magnitude).scaleb(-places)
     if isinstance(value, float):
-        value = Decimal(repr(value))
+        text = repr(value)
+        _, dot, decimals = text.partition(".")
+        if dot and "e" not in decimals and "n" not in text and decimals[places:] != "5":
+            # The shortest decimal that reads back as the float is not a tie at this place, so
+            # the float's own correctly rounded text is the half-up rounding of that decimal:
+            # a rounding boundary between the two would be a shorter or closer decimal.
+            return Decimal(f"{value:.{places}f}")
+        value = Decimal(text)
     return Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
@@ -145,3 +161,15 @@ def half_points_to_score(half_points: int) -> Fraction:
 
 def first_of_month(day: datetime.date) -> datetime.date:
     return day.replace(day=1)
+
+
+@lru_cache(maxsize=1024)
+def half_points_text(half_points: int) -> str:
+    """A score as stored in the details: '0', '1/2', '1', '9/2' (the Fraction's text)."""
+    return str(Fraction(half_points, 2))
+
+
+@lru_cache(maxsize=4096)
+def cents_text(cents: int) -> str:
+    """Hundredths as a two-decimal text: 65 -> '0.65', -44 -> '-0.44' (the Decimal's text)."""
+    return str(Decimal(cents).scaleb(-2))

@@ -23,9 +23,16 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
-from ratings.engines.common import WHITE_HALF_POINTS, Game, PlayerId, rated_games, round_half_up
+from ratings.engines.common import (
+    WHITE_HALF_POINTS,
+    Game,
+    PlayerId,
+    rated_games,
+    round_half_up,
+)
 
 FLOOR = 0
 CAP = 20_000
@@ -73,16 +80,12 @@ class GameDelta(NamedTuple):
         """The LRP of the pair: the lower-rated player's expected score."""
         return lrp(max(self.rating_before, self.opponent_rating), min(self.rating_before, self.opponent_rating))
 
-    def as_dict(self) -> dict:
-        return {
-            "round": self.round,
-            "opponent": self.opponent,
-            "rating": self.rating_before,
-            "opponent_rating": self.opponent_rating,
-            "score": str(Fraction(self.half_points, 2)),
-            "LRP": f"{float(self.lrp):.4f}",
-            "delta": self.delta,
-        }
+
+@lru_cache(maxsize=65536)
+def lrp_text(difference: int) -> str:
+    """LRP to 4 decimals, for reports. 1e6 / (2e6 + d^2) is LRP exactly; int / int is correctly
+    rounded, as float(Fraction) is, so the text is the same as the Fraction's."""
+    return f"{_SCALE / (2 * _SCALE + difference * difference):.4f}"
 
 
 @dataclass(slots=True)
@@ -95,7 +98,8 @@ class MchessPlayerResult:
     deltas: list[GameDelta] = field(default_factory=list)
 
     def details(self, weight: int) -> dict:
-        return {"W": weight, "games": [d.as_dict() for d in self.deltas]}
+        # The deltas as they are: JSON arrays in GameDelta's field order.
+        return {"W": weight, "games": self.deltas}
 
 
 def rate_tournament(

@@ -27,10 +27,13 @@ from typing import NamedTuple
 from ratings.engines.common import (
     Game,
     PlayerId,
+    cents_text,
     floor_log10,
     games_by_player,
+    half_points_text,
     log10_rational,
     round_half_up,
+    round_ratio,
     round_to,
 )
 
@@ -73,30 +76,36 @@ def k_factor(rating: int, sr_nonnegative: bool) -> int:
     return band[1] if sr_nonnegative else band[2]
 
 
-@lru_cache(maxsize=8192)
 def pd_cents(rating: int, opponent_rating: int) -> int:
-    """PD = 1 / (1 + 10^((Rb - Ra)/400)) rounded to 2 decimals, in hundredths.
+    """PD = 1 / (1 + 10^((Rb - Ra)/400)) rounded to 2 decimals, in hundredths."""
+    return _pd_cents(opponent_rating - rating)
 
-    PD is rational only for differences of 0, ±400, ±800, ... and none of those gives
-    an exact half hundredth, so the float is always on the right side of the rounding.
-    """
-    pd = 1.0 / (1.0 + 10.0 ** ((opponent_rating - rating) / 400.0))
+
+@lru_cache(maxsize=16384)
+def _pd_cents(difference: int) -> int:
+    # PD depends on the difference only, so a few thousand values cover every game. PD is
+    # rational only for differences of 0, ±400, ±800, ... and none of those gives an exact
+    # half hundredth, so the float is always on the right side of the rounding.
+    pd = 1.0 / (1.0 + 10.0 ** (difference / 400.0))
     return round_half_up(pd * 100)
 
 
 def rating_change(k: int, sr_cents: int) -> Fraction:
-    """R± from K and SR (SR in hundredths)."""
-    sr = Fraction(sr_cents, 100)
-    if sr < 0:
-        return sr * k
-    if sr > 20:
+    """R± from K and SR (SR in hundredths): K SR for SR < 0, 10 K for SR > 20, else K SR (1 - SR/40).
+
+    With SR = c/100 the last is K c (4000 - c) / 400 000: one exact fraction of integers.
+    """
+    if sr_cents < 0:
+        return Fraction(k * sr_cents, 100)
+    if sr_cents > 2000:
         return Fraction(k * 10)
-    return k * sr * (1 - sr / 40)
+    return Fraction(k * sr_cents * (4000 - sr_cents), 400_000)
 
 
 def new_rating(rating: int, change: Fraction) -> int:
     """round(R + R±); a rating never goes below 0."""
-    return max(0, round_half_up(rating + change))
+    denominator = change.denominator
+    return max(0, round_ratio(rating * denominator + change.numerator, denominator))
 
 
 # --- Section 2: ages, the tournament coefficient, corridors, estimates ----------------------
@@ -292,13 +301,15 @@ NEWCOMER = "newcomer"
 NO_GAMES = "no_games"
 
 
-@dataclass(frozen=True, slots=True)
-class GameLine:
+class GameLine(NamedTuple):
+    """One game of the calculation. Stored as it is, a JSON array, in details["games"]: a tuple
+    costs nothing to keep, and there is one per game and player of the whole history."""
+
     round: int
     opponent: PlayerId | None  # None: the fictitious draw, or a stored game's unknown opponent
     opponent_rating: int
     half_points: int
-    pd_cents: int
+    pd_cents: int  # PD in hundredths; DR = score - PD
     stored: bool = False  # from an earlier tournament (provisional history)
 
     @property
@@ -351,7 +362,7 @@ class OrrPlayerResult:
         return {
             "category": self.category,
             "N": self.games,
-            "S": str(self.score),
+            "S": half_points_text(self.half_points),
             "Yavg": str(round_to(self.yavg, 1)) if self.yavg is not None else None,
             "Ki": str(round_to(self.ki, 2)) if self.ki is not None else None,
             "Rmax": c.rmax if c else None,
@@ -366,22 +377,11 @@ class OrrPlayerResult:
             "R_calc": self.rating_for_calculation,
             "Ra": self.own_rating,
             "N_total": self.total_games,
-            "S_total": str(Fraction(self.total_half_points, 2)),
-            "SR": str(self.sr),
+            "S_total": half_points_text(self.total_half_points),
+            "SR": cents_text(self.sr_cents),
             "K": self.k,
             "R_change": str(round_to(self.change, 4)) if self.change is not None else None,
-            "games": [
-                {
-                    "round": line.round,
-                    "opponent": line.opponent,
-                    "opponent_rating": line.opponent_rating,
-                    "score": str(Fraction(line.half_points, 2)),
-                    "PD": str(Decimal(line.pd_cents).scaleb(-2)),
-                    "DR": str(Decimal(line.dr_cents).scaleb(-2)),
-                    "stored": line.stored,
-                }
-                for line in self.lines
-            ],
+            "games": self.lines,
         }
 
 
@@ -492,7 +492,6 @@ def _lines(rating: int, games, calc, stored: tuple[StoredGame, ...] = ()) -> lis
 
 def _rate_player(p: OrrParticipant, result: OrrPlayerResult, games, calc, kt: int, tournament_id) -> None:
     state = p.state
-    new_games = tuple(StoredGame(calc[opponent], hp, tournament_id, rnd, opponent) for rnd, opponent, hp in games)
     if result.category in (ESTABLISHED, FIDE):
         ra = calc[p.id]
         result.own_rating = ra
@@ -506,6 +505,7 @@ def _rate_player(p: OrrParticipant, result: OrrPlayerResult, games, calc, kt: in
         return
 
     # Newcomers and provisional players: their own rating comes from all their games so far.
+    new_games = tuple(StoredGame(calc[opponent], hp, tournament_id, rnd, opponent) for rnd, opponent, hp in games)
     history = state.stored_games
     all_games = history + new_games
     total_hp = sum(g.half_points for g in all_games)

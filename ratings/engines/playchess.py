@@ -22,7 +22,15 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from ratings.engines.common import Game, PlayerId, games_by_player, log10_rational, round_half_up, round_to
+from ratings.engines.common import (
+    Game,
+    PlayerId,
+    games_by_player,
+    half_points_text,
+    log10_rational,
+    round_half_up,
+    round_to,
+)
 
 ESTABLISHED_GAMES = 10
 CUT_OFF = 400
@@ -184,7 +192,7 @@ class PlayChessPlayerResult:
             "entry_rating": self.entry_rating,
             "Pn": self.games_before,
             "N": self.games,
-            "S": str(Fraction(self.half_points, 2)),
+            "S": half_points_text(self.half_points),
             "Rc": num(self.rc, 2),
             "p": num(self.p, 4),
             "D": num(self.d, 2),
@@ -192,10 +200,7 @@ class PlayChessPlayerResult:
             "k": num(self.k, 4),
             "We": num(self.expected, 4),
             "dR": num(self.change, 4),
-            "games": [
-                {"round": rnd, "opponent": opp, "opponent_rating": rating, "score": str(Fraction(hp, 2))}
-                for rnd, opp, rating, hp in self.lines
-            ],
+            "games": self.lines,  # (round, opponent, opponent rating as used, half points)
         }
 
 

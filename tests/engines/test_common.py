@@ -2,6 +2,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ratings.engines.common import Game, floor_log10, log10_rational, rated_games, round_half_up, round_to
 
@@ -47,3 +49,36 @@ def test_it_rates_only_played_games_with_a_real_result():
         rated_games([Game(3, "a", "b", "0-0")])
     with pytest.raises(ValueError, match="cannot play himself"):
         rated_games([Game(3, "a", "a", "1-0")])
+
+
+def test_it_writes_scores_and_hundredths_as_the_exact_values_read():
+    from ratings.engines.common import cents_text, half_points_text
+
+    assert [half_points_text(hp) for hp in (0, 1, 2, 9)] == ["0", "1/2", "1", "9/2"]
+    assert [cents_text(c) for c in (65, -44, 0, 100, -5, 2000)] == ["0.65", "-0.44", "0.00", "1.00", "-0.05", "20.00"]
+    for cents in range(-2500, 2500):
+        assert Decimal(cents_text(cents)) * 100 == cents
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6), st.integers(0, 6))
+def test_it_rounds_a_float_as_the_decimal_a_person_reads(value, places):
+    # round_to takes a fast path for floats; the rule is half-up on the float's shortest decimal.
+    from decimal import ROUND_HALF_UP
+
+    expected = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    assert round_to(value, places) == expected
+    assert str(round_to(value, places)) == str(expected)
+
+
+def test_it_rounds_float_ties_up_at_any_place():
+    assert str(round_to(0.125, 2)) == "0.13"  # the float is a hair below 0.125; the rule reads 0.125
+    assert str(round_to(2.675, 2)) == "2.68"
+    assert str(round_to(-0.00005, 4)) == "-0.0001"
+    assert str(round_to(1e-05, 4)) == "0.0000"
+
+
+@given(st.integers(-(10**9), 10**9), st.integers(1, 10**6))
+def test_it_rounds_a_ratio_as_the_fraction(numerator, denominator):
+    from ratings.engines.common import round_ratio
+
+    assert round_ratio(numerator, denominator) == round_half_up(Fraction(numerator, denominator))

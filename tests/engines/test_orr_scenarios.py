@@ -7,6 +7,7 @@ Everyone is born in 2016 with the day unknown (1 July), so on 10 January 2026 ev
 """
 
 import datetime
+import json
 from fractions import Fraction
 
 from ratings.engines import orr
@@ -271,7 +272,11 @@ def test_it_gives_every_number_to_the_report():
     details = result.players["n"].details()
     for key in ("Yavg", "Rmax", "Rmin", "Rpmax", "Rs", "Rsr", "Rp", "SR", "K", "R_change", "N", "S", "games"):
         assert details[key] is not None, key
-    assert details["games"][0]["opponent_rating"] == 1200
+    first = details["games"][0]
+    assert (first.round, first.opponent, first.opponent_rating, first.half_points) == (1, "a", 1200, 2)
+    assert first.pd_cents + first.dr_cents == 100
+    # Stored as it is: a JSON array per game.
+    assert json.loads(json.dumps(details["games"]))[0] == [1, "a", 1200, 2, first.pd_cents, False]
     assert result.players["a"].details()["Ki"] is not None
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from ratings.engines import orr
-from ratings.engines.common import Game
+from ratings.engines.common import Game, round_half_up
 from ratings.engines.orr import OrrParticipant, OrrState, OrrTournament
 
 START = datetime.date(2026, 6, 1)
@@ -244,3 +244,14 @@ def test_it_keeps_rp_exact_when_the_logarithm_is_an_integer():
     assert orr.performance(1234, 4, 4) == 1234
     assert orr.performance(1234, 11, 2) == 834
     assert orr.performance(1234, 11, 20) == 1634
+
+
+def test_the_integer_form_of_r_change_is_the_spec_formula():
+    # R± = K·SR for SR < 0, 10·K for SR > 20, K·SR·(1 − SR/40) otherwise; the engine computes it
+    # from integers, which must give the very same fractions.
+    for k in (10, 15, 20, 25, 30, 40, 45):
+        for cents in range(-2500, 2600, 7):
+            sr = Fraction(cents, 100)
+            expected = sr * k if sr < 0 else Fraction(k * 10) if sr > 20 else k * sr * (1 - sr / 40)
+            assert orr.rating_change(k, cents) == expected, (k, cents)
+            assert orr.new_rating(1000, orr.rating_change(k, cents)) == max(0, round_half_up(1000 + expected))

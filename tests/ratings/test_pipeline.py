@@ -4,8 +4,9 @@ import datetime
 from unittest import mock
 
 import pytest
+from django.db import connection
 
-from ratings import services
+from ratings import forked, services
 from ratings.engines import orr
 from ratings.models import InactivityPenalty, PlayerRating, RatingChange, RatingList, System
 from tests.players.factories import PlayerFactory
@@ -309,3 +310,38 @@ def test_an_override_sets_the_rating_from_its_date_and_survives_rerating():
     history = results_snapshot()
     services.rerate_since(since=D(2025, 9, 15))
     assert results_snapshot() == history
+
+
+needs_postgres = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the split replay streams into a PostgreSQL COPY"
+)
+
+
+@needs_postgres
+def test_a_long_replay_rates_orr_in_a_child_process_with_the_same_results(settings):
+    kids = children(14, seed=11)
+    adults = [PlayerFactory(birth_date=D(1970, 3, 3)) for _ in range(3)]
+    stages = season(kids, count=4)
+    open_event = make_tournament("Open", D(2025, 10, 25), [*kids[:9], *adults], rounds=6, seed=7, fide_rated=True)
+    rate(*stages, open_event)
+    services.mchess_penalty(month=D(2025, 12, 1))
+    in_one_process = results_snapshot()
+    settings.RATING_PARALLEL_MIN_GAMES = 0  # every replay splits now
+    with mock.patch("ratings.forked.Child", wraps=forked.Child) as child:
+        summary = services.rerate_since(since=None)
+    assert child.call_count == 1
+    assert summary.changes == RatingChange.objects.count()
+    assert results_snapshot() == in_one_process
+
+
+@needs_postgres
+def test_a_failure_in_the_child_process_leaves_everything_as_it_was(settings):
+    kids = children(10, seed=12)
+    rate(*season(kids, count=2))
+    before = results_snapshot()
+    settings.RATING_PARALLEL_MIN_GAMES = 0
+    # Only the child rates ORR: the failure happens there and comes back to the parent.
+    broken = mock.patch("ratings.engines.orr.rate_tournament", side_effect=ValueError("bad data in round 2"))
+    with broken, pytest.raises(forked.ChildFailed, match="bad data in round 2"):
+        services.rerate_since(since=None)
+    assert results_snapshot() == before
