@@ -17,6 +17,8 @@ from django.db.models import F, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
+from federation.bulk import copy_rows
+from players.models import Player
 from ratings.engines import gcr
 from ratings.models import GcrRun, PenaltyMonth, PlayerRating, RatingList, RatingListEntry, System
 from ratings.replay import HISTORY, START, Summary, penalty_key, replay_from, tournament_key
@@ -189,35 +191,39 @@ def gcr_recompute(*, force: bool = False) -> bool:
         if not force and run.started_at is not None and run.started_at >= run.requested_at:
             return False
         started = timezone.now()
+        # Computers play in Mchess only. They are few: leaving them out here is cheaper than
+        # joining every game to both its players.
+        computers = set(Player.objects.filter(kind=Player.Kind.COMPUTER).values_list("id", flat=True))
         games = (
             Game.objects.filter(
-                kind=Game.Kind.PLAYED,
-                tournament__status=Tournament.Status.RATED,
-                tournament__rate_gcr=True,
-                white__kind="human",
-                black__kind="human",
+                kind=Game.Kind.PLAYED, tournament__status=Tournament.Status.RATED, tournament__rate_gcr=True
             )
             .values_list("white_id", "black_id", "result")
             .iterator(chunk_size=20000)
         )
         half = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
-        result = gcr.rate((white, black, half[res]) for white, black, res in games)
+        result = gcr.rate(
+            (white, black, half[res])
+            for white, black, res in games
+            if not computers or (white not in computers and black not in computers)
+        )
         PlayerRating.objects.filter(system=System.GCR).delete()
-        PlayerRating.objects.bulk_create(
+        copy_rows(
+            PlayerRating,
+            ("player_id", "system", "rating", "games", "gcr1", "gcr2", "accuracy", "state"),
             (
-                PlayerRating(
-                    player_id=player.id,
-                    system=System.GCR,
-                    rating=max(0, player.display),
-                    games=player.games,
-                    gcr1=Decimal(f"{player.gcr1:.2f}"),
-                    gcr2=Decimal(f"{player.gcr2:.2f}"),
-                    accuracy=Decimal(f"{player.accuracy:.2f}"),
-                    state={"wins": player.wins, "opponents": player.opponents},
+                (
+                    player.id,
+                    System.GCR,
+                    max(0, player.display),
+                    player.games,
+                    Decimal(f"{player.gcr1:.2f}"),
+                    Decimal(f"{player.gcr2:.2f}"),
+                    Decimal(f"{player.accuracy:.2f}"),
+                    {"wins": player.wins, "opponents": player.opponents},
                 )
                 for player in result.players.values()
             ),
-            batch_size=5000,
         )
         run.started_at = started
         run.computed_at = timezone.now()
