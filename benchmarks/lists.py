@@ -150,6 +150,59 @@ def seed(count: int) -> None:
     print(f"# seeded {count - existing:,} players in {time.perf_counter() - began:.0f} s")
 
 
+PAGES = [
+    ("list, page 1", "/ratings/orr/"),
+    ("list, under 12 girls", "/ratings/orr/?age_group=u12&sex=F"),
+    ("list, active, established, page 200", "/ratings/orr/?active=on&provisional=no&page=200"),
+    ("list, club filter", "/ratings/orr/?club=1"),
+    ("name search (Latin)", "/ratings/orr/?name=ivanova+anna"),
+    ("name search (Cyrillic)", "/ratings/orr/?name=%D0%BA%D0%BE%D0%B7%D0%BB%D0%BE%D0%B2"),
+    ("API list, name search", "/api/lists/orr/?name=sorokin"),
+]
+
+
+def measure_pages() -> list[tuple[str, float]]:
+    """Server time of each page: the view from request to rendered response, median of 7 after a warm-up."""
+    from django.conf import settings
+    from django.test import Client
+
+    settings.ALLOWED_HOSTS = ["*"]
+    client = Client()
+    rows = []
+    for label, path in PAGES:
+        client.get(path)  # warm-up
+        times = []
+        for _ in range(7):
+            began = time.perf_counter()
+            response = client.get(path)
+            times.append(time.perf_counter() - began)
+            if response.status_code != 200:
+                raise SystemExit(f"{path} answered {response.status_code}")
+        rows.append((label, statistics.median(times)))
+    return rows
+
+
+def query_plans() -> dict[str, bool]:
+    """Whether PostgreSQL plans the list and the name search with their indexes."""
+    from django.db import connection
+
+    from ratings.selectors import rating_list
+
+    checks = {}
+    with connection.cursor() as cursor:
+        sql, params = rating_list(system="orr")[:50].query.sql_with_params()
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        checks["list page"] = "rating_list_idx" in plan
+        cursor.execute(
+            "EXPLAIN SELECT id FROM players_player WHERE name_key LIKE %s OR latin_key LIKE %s",
+            ["%ivanova anna%", "%ivanova anna%"],
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        checks["name search"] = "trgm" in plan
+    return checks
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=100_000)
@@ -166,40 +219,10 @@ def main(argv=None) -> int:
 
     django.setup()
     from django.db import connection
-    from django.test import Client
 
     seed(args.players)
-    client = Client()
-    pages = [
-        ("list, page 1", "/ratings/orr/"),
-        ("list, under 12 girls", "/ratings/orr/?age_group=u12&sex=F"),
-        ("list, active, established, page 200", "/ratings/orr/?active=on&provisional=no&page=200"),
-        ("list, club filter", "/ratings/orr/?club=1"),
-        ("name search (Latin)", "/ratings/orr/?name=ivanova+anna"),
-        ("name search (Cyrillic)", "/ratings/orr/?name=%D0%BA%D0%BE%D0%B7%D0%BB%D0%BE%D0%B2"),
-        ("API list, name search", "/api/lists/orr/?name=sorokin"),
-    ]
-    from django.conf import settings
-
-    settings.ALLOWED_HOSTS = ["*"]
-    rows = []
-    for label, path in pages:
-        client.get(path)  # warm-up
-        times = []
-        for _ in range(7):
-            began = time.perf_counter()
-            response = client.get(path)
-            times.append(time.perf_counter() - began)
-            if response.status_code != 200:
-                raise SystemExit(f"{path} answered {response.status_code}")
-        rows.append((label, statistics.median(times)))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "EXPLAIN SELECT id FROM players_player WHERE name_key LIKE %s OR latin_key LIKE %s",
-            ["%ivanova anna%", "%ivanova anna%"],
-        )
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    uses_index = "trgm" in plan
+    rows = measure_pages()
+    uses_index = query_plans()["name search"]
     count = connection.cursor()
     count.execute("SELECT count(*) FROM ratings_playerrating WHERE system = 'orr'")
     players = count.fetchone()[0]

@@ -10,6 +10,7 @@ A Celery worker is started for the run and stopped after it. Target: under 5 s.
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import random
 import signal
@@ -51,7 +52,7 @@ def create_database(url: str) -> None:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def tournament_file(seed: int, players: int, rounds: int) -> bytes:
+def tournament_file(seed: int, players: int, rounds: int, *, start: datetime.date) -> bytes:
     from tournaments import synthetic
     from tournaments.importers.trf import format_player_line
 
@@ -65,7 +66,8 @@ def tournament_file(seed: int, players: int, rounds: int) -> bytes:
         codes = {"1-0": ("1", "0"), "1/2-1/2": ("=", "="), "0-1": ("0", "1")}[result]
         cells[white].append((black + 1, "w", codes[0]))
         cells[black].append((white + 1, "b", codes[1]))
-    lines = [f"012 Benchmark open {seed}", "022 Kazan", "042 2026/10/01", f"052 2026/10/{min(rounds, 28):02}"]
+    end = start + datetime.timedelta(days=min(rounds, 28) - 1)
+    lines = [f"012 Benchmark open {seed}", "022 Kazan", f"042 {start:%Y/%m/%d}", f"052 {end:%Y/%m/%d}"]
     for i in range(players):
         rating = max(0, round(strengths[i])) if i % 3 else ""
         lines.append(
@@ -80,20 +82,9 @@ def tournament_file(seed: int, players: int, rounds: int) -> bytes:
     return "\n".join(lines).encode()
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args(argv)
-
-    queue = f"bench-{uuid.uuid4().hex[:8]}"
-    env = environment(queue)
-    os.environ.update({k: v for k, v in env.items() if k not in os.environ or k.startswith(("DATABASE", "CELERY"))})
-    os.environ.update(env)
-    create_database(env["DATABASE_URL"])
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    log = open(ROOT / "benchmarks" / "results" / "pipeline-worker.log", "wb")  # noqa: SIM115
+def start_worker(env: dict, log_path: Path, queue: str, loglevel: str = "WARNING") -> subprocess.Popen:
+    """A Celery worker as `make worker` runs it (prefork, one child), on a queue of its own."""
+    log = open(log_path, "wb")  # noqa: SIM115 - closed by stop_worker
     worker = subprocess.Popen(  # noqa: S603
         [
             sys.executable,
@@ -105,7 +96,7 @@ def main(argv=None) -> int:
             "--concurrency=1",
             "-Q",
             queue,
-            "--loglevel=WARNING",
+            f"--loglevel={loglevel}",
             "--without-heartbeat",
             "--without-mingle",
             "--without-gossip",
@@ -116,46 +107,54 @@ def main(argv=None) -> int:
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    try:
-        return _measure(args, worker)
-    finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(timeout=30)
-        log.close()
+    worker.log = log
+    return worker
 
 
-def _measure(args, worker) -> int:
-    import django
+def wait_for_worker(worker: subprocess.Popen, log_path: Path) -> None:
+    from federation.celery import app
 
-    sys.path.insert(0, str(ROOT))
-    django.setup()
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=0.5):
+        if time.monotonic() > deadline or worker.poll() is not None:
+            raise SystemExit(f"the worker did not start (see {log_path})")
+
+
+def stop_worker(worker: subprocess.Popen) -> None:
+    os.killpg(worker.pid, signal.SIGTERM)
+    worker.wait(timeout=60)
+    worker.log.close()
+
+
+def bench_arbiter():
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group, Permission
-    from django.test import Client
 
-    from federation.celery import app
-    from tournaments import services
-    from tournaments.models import Tournament
     from tournaments.roles import ARBITERS, ensure_roles
 
     ensure_roles(Group, Permission)
     arbiter, _ = get_user_model().objects.get_or_create(username="bench-arbiter")
     arbiter.groups.add(Group.objects.get(name=ARBITERS))
-    deadline = time.monotonic() + 60
-    while not app.control.ping(timeout=0.5):
-        if time.monotonic() > deadline or worker.poll() is not None:
-            raise SystemExit("the worker did not start (see benchmarks/results/pipeline-worker.log)")
+    return arbiter
+
+
+def measure_uploads(*, runs: int, players: int, rounds: int, start: datetime.date) -> list[tuple]:
+    """Upload, confirm and wait for the rated report of `runs` tournaments; the phases in seconds."""
+    from django.test import Client
+
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    arbiter = bench_arbiter()
     client = Client()
     rows = []
-    for run in range(args.runs):
+    for run in range(runs):
         seed = int(time.time() * 1000) % 1_000_000 + run
-        data = tournament_file(seed, args.players, args.rounds)
+        data = tournament_file(seed, players, rounds, start=start)
         began = time.perf_counter()
         upload = services.upload_create(user=arbiter, file_name=f"bench-{seed}.trf", data=data)
         previewed = time.perf_counter()
         file = upload.preview["file"]
-        import datetime
-
         details = services.TournamentDetails(
             name=file["name"],
             start_date=datetime.date.fromisoformat(file["start_date"]),
@@ -169,11 +168,39 @@ def _measure(args, worker) -> int:
                 raise SystemExit("the tournament was not rated within 120 s")
             time.sleep(0.02)
         rated = time.perf_counter()
-        response = client.get(f"/tournaments/{tournament.pk}/")
+        response = client.get(f"/tournaments/{tournament.pk}/", HTTP_HOST="127.0.0.1")
         if response.status_code != 200:
             raise SystemExit(f"the report page answered {response.status_code}")
         published = time.perf_counter()
         rows.append((previewed - began, confirmed - previewed, rated - confirmed, published - rated, published - began))
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    env = environment(queue)
+    os.environ.update(env)
+    create_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    log_path = ROOT / "benchmarks" / "results" / "pipeline-worker.log"
+    worker = start_worker(env, log_path, queue)
+    try:
+        sys.path.insert(0, str(ROOT))
+        import django
+
+        django.setup()
+        wait_for_worker(worker, log_path)
+        rows = measure_uploads(
+            runs=args.runs, players=args.players, rounds=args.rounds, start=datetime.date(2026, 10, 1)
+        )
+    finally:
+        stop_worker(worker)
     print(f"# Upload to published report: {args.players} players, {args.rounds} rounds, PostgreSQL + Redis + worker")
     print()
     print("| run | read + preview | confirm | queue + rating run | report page | total | target | met |")

@@ -138,7 +138,7 @@ def _text(value) -> str:
 
 
 @contextmanager
-def copy_stream(model: type[models.Model], columns: Sequence[str]) -> Iterator[CopyStream]:
+def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str | None = None) -> Iterator[CopyStream]:
     """Write rows one by one while the caller keeps computing: `with copy_stream(...) as stream`.
 
     On PostgreSQL one COPY stays open for the whole block and a background thread sends the
@@ -172,7 +172,7 @@ def copy_stream(model: type[models.Model], columns: Sequence[str]) -> Iterator[C
     from psycopg.copy import QueuedLibpqWriter
 
     statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
-        sql.Identifier(model._meta.db_table),
+        sql.Identifier(table or model._meta.db_table),
         sql.SQL(", ").join(sql.Identifier(fields[name].column) for name in (*columns, *extra_columns)),
     )
     dumps = stream._dumps

@@ -21,7 +21,8 @@ MCHESS_CAP = 20000
 class PlayerRating(models.Model):
     """A player's current rating in one system: what the live list shows."""
 
-    player = models.ForeignKey(Player, models.CASCADE, related_name="ratings", db_index=False)  # unique below
+    # Derived rows rewritten in bulk: no database foreign key (see RatingChange); unique below.
+    player = models.ForeignKey(Player, models.CASCADE, related_name="ratings", db_index=False, db_constraint=False)
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null for a newcomer who has played but scored nothing yet: he has a state, not a rating.
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
@@ -63,9 +64,16 @@ class RatingChange(models.Model):
     """One player's result of one tournament in one system, with every number of the calculation."""
 
     # No single-column indexes: the unique (player, tournament, system) serves the player's history
-    # and change_report_idx the tournament's report. Fewer indexes make a re-rating's writes cheaper.
-    player = models.ForeignKey(Player, models.CASCADE, related_name="rating_changes", db_index=False)
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="rating_changes", db_index=False)
+    # and change_report_idx the tournament's report. No database foreign keys either: these rows are
+    # derived, rewritten by the hundred thousand in one transaction from ids read in that same
+    # transaction, and PostgreSQL checks a foreign key row by row at commit (13 s of a full
+    # re-rating at 1M games). Deletes still cascade: Django does it.
+    player = models.ForeignKey(
+        Player, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
+    )
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
+    )
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null before: a newcomer. Null after: a newcomer who scored nothing and got no rating.
     rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
@@ -107,11 +115,14 @@ class RatingChange(models.Model):
 class ProvisionalGame(models.Model):
     """A game kept for a newcomer or provisional player's own later re-calculation (ORR 2.3–2.4)."""
 
-    player = models.ForeignKey(Player, models.CASCADE, related_name="provisional_games", db_index=False)  # unique
+    # Derived rows rewritten in bulk: no database foreign keys (see RatingChange).
+    player = models.ForeignKey(
+        Player, models.CASCADE, related_name="provisional_games", db_index=False, db_constraint=False
+    )
     system = models.CharField(_("system"), max_length=9, choices=System.choices, default=System.ORR)
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+", db_constraint=False)
     round = models.PositiveSmallIntegerField(_("round"))
-    opponent = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="+")
+    opponent = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="+", db_constraint=False)
     # The opponent's rating as used when the game was rated; it never changes afterwards.
     opponent_rating = models.IntegerField(_("opponent's rating"))
     score = models.DecimalField(_("score"), max_digits=2, decimal_places=1)

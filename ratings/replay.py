@@ -13,6 +13,7 @@ change before it. Callers run this inside one transaction under the rating lock.
 from __future__ import annotations
 
 import datetime
+import logging
 import os
 import time
 from collections import defaultdict
@@ -40,6 +41,8 @@ from ratings.models import (
     System,
 )
 from tournaments.models import Game, Participant, Tournament
+
+logger = logging.getLogger(__name__)
 
 HISTORY = (Tournament.Status.CONFIRMED, Tournament.Status.QUEUED, Tournament.Status.RATED)
 CHANGE_COLUMNS = ("player_id", "tournament_id", "system", "rating_before", "rating_after", "provisional_before",
@@ -605,8 +608,10 @@ def _override(system: str, standing: Standing, value: int) -> None:
 
 def replay_from(key: tuple) -> Summary:
     """Roll back to just before `key` and rate every event from there on, in order."""
+    clock = _Clock()
     replay = Replay()
     replay.roll_back(key)
+    clock.lap("roll back")
     tournaments = list(
         Tournament.objects.filter(at_or_after(key), status__in=HISTORY)
         .order_by("end_date", "start_date", "id")
@@ -626,22 +631,48 @@ def replay_from(key: tuple) -> Summary:
     replay.load_approvals()
     participants, games = replay.prepare(tournaments)
     replay.preload(overrides, months)
+    games_count = sum(len(g) for g in games.values())
+    clock.lap("read")
     if settings.RATING_RUN_PAUSE_SECONDS:
         time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
     with copy_stream(RatingChange, CHANGE_COLUMNS) as stream:
-        games_count = sum(len(g) for g in games.values())
         if stream.raw is not None and games_count >= settings.RATING_PARALLEL_MIN_GAMES and hasattr(os, "fork"):
             _run_split(replay, events, participants, games, stream)
         else:
             replay.write = stream.write
             _run(replay, events, participants, games)
     replay.write = replay._no_writer
+    clock.lap("rate and write the changes")
     replay.persist()
     now = timezone.now()
     Tournament.objects.filter(pk__in=replay.summary.tournaments).update(
         status=Tournament.Status.RATED, status_detail="", rated_at=now
     )
+    clock.lap("write the ratings")
+    logger.info(
+        "replayed %s events, %s games, %s changes: %s",
+        len(events),
+        games_count,
+        replay.summary.changes,
+        clock,
+    )
     return replay.summary
+
+
+class _Clock:
+    """Where a replay's time went, for the log."""
+
+    def __init__(self):
+        self.laps: list[tuple[str, float]] = []
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((name, now - self._last))
+        self._last = now
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in self.laps)
 
 
 def _run(replay: Replay, events, participants, games, after_each=None) -> None:

@@ -208,3 +208,22 @@ class PublicSiteTestCase(TestCase):
 def test_players_of_every_kind_are_listed_only_with_a_rating(db):
     assert not PlayerRating.objects.exists()
     assert Player.objects.count() == 0
+
+
+def test_the_fast_club_select_offers_what_djangos_select_offers():
+    import re
+
+    from django import forms
+
+    from ratings.filters import FastSelect
+
+    choices = [("", "---------"), (1, "Белая ладья (Казань)"), (2, 'Club "<b>&"'), (3, "Дебют")]
+    fast = FastSelect(choices=choices).render("club", "2", attrs={"id": "id_club"})
+    slow = forms.Select(choices=choices).render("club", "2", attrs={"id": "id_club"})
+
+    def options(html):
+        return re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', html)
+
+    assert options(fast) == options(slow)
+    assert 'name="club"' in fast and 'id="id_club"' in fast
+    assert "<b>" not in fast

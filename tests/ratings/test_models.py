@@ -40,3 +40,23 @@ def test_it_publishes_one_list_per_system_and_month_on_the_first():
     RatingList.objects.create(system=System.ORR, month=datetime.date(2026, 11, 1))
     assert_refused(RatingList.objects.create, system=System.ORR, month=datetime.date(2026, 11, 1))
     assert_refused(RatingList.objects.create, system=System.MCHESS, month=datetime.date(2026, 11, 15))
+
+
+def test_derived_rows_go_with_their_tournament_and_player():
+    # The derived tables have no database foreign keys (bulk rewrites); Django cascades instead.
+    from ratings import services
+    from ratings.models import PlayerRating, ProvisionalGame, RatingChange
+    from tests.ratings.scenario import children, make_tournament
+
+    kids = children(8, seed=21)
+    tournament = make_tournament("Cup", datetime.date(2025, 9, 6), kids, seed=21)
+    services.rating_run(tournament_id=tournament.pk)
+    assert RatingChange.objects.filter(tournament=tournament).exists()
+    assert ProvisionalGame.objects.filter(tournament=tournament).exists()
+    tournament.delete()
+    assert not RatingChange.objects.filter(tournament_id=tournament.pk).exists()
+    assert not ProvisionalGame.objects.filter(tournament_id=tournament.pk).exists()
+    kid = kids[0]
+    assert PlayerRating.objects.filter(player=kid).exists()
+    PlayerRating.objects.filter(player=kid).delete()  # a player with games is protected; his ratings are not
+    assert not PlayerRating.objects.filter(player=kid).exists()
