@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from players.selectors import player_by_federation_id
 from ratings import selectors as rating_selectors
-from ratings.views import list_queryset
+from ratings.views import CountedPaginator, list_queryset
 from tournaments import selectors as tournament_selectors
 
 PAGE_SIZE = 100
@@ -37,7 +36,10 @@ def rating_list(request, system: str):
     filterset, queryset, rating_list_ = list_queryset(request, system)
     if filterset.is_bound and not filterset.is_valid():
         return _json({"errors": filterset.errors.get_json_data()}, status=400)
-    page = Paginator(rating_selectors.ranked(queryset), PAGE_SIZE).get_page(request.GET.get("page"))
+    total = queryset.count()
+    few = total <= rating_selectors.FEW
+    ranked = rating_selectors.RankedFew(queryset) if few else rating_selectors.ranked(queryset)
+    page = CountedPaginator(ranked, PAGE_SIZE, total=total).get_page(request.GET.get("page"))
     results = []
     for row in page.object_list:
         player = row.player

@@ -8,7 +8,7 @@ from tournaments import selectors as tournament_selectors
 def home(request):
     context = {
         "systems": System.choices,
-        "top_lists": rating_selectors.home_top_lists(),
+        "top_lists": rating_selectors.home_top_lists_cached(),
         "latest_tournaments": tournament_selectors.latest_rated_tournaments(limit=8),
     }
     return render(request, "home.html", context)

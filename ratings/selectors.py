@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+from collections.abc import Sequence
+
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
@@ -26,6 +30,7 @@ def live_list(*, system: str) -> QuerySet[PlayerRating]:
         PlayerRating.objects.filter(system=system, rating__isnull=False)
         .exclude(player__in=merged)
         .select_related("player", "player__club", "player__region")
+        .defer("state")  # the engine's state (stored games) is for rating runs, not lists
     )
 
 
@@ -39,12 +44,55 @@ def published_months(*, system: str) -> list:
     return list(RatingList.objects.filter(system=system).order_by("-month").values_list("month", flat=True))
 
 
+# Up to this many rows, a filtered list is ranked in Python rather than read off the list's index.
+FEW = 5000
+
+
 def ranked(queryset):
     """Rank within what the filters left (ties share a rank), highest rating first."""
     # "place", not "rank": a published list's entries keep the rank they were published with.
     # Ordered as the (system, -rating, player) index is, so PostgreSQL reads the first page of
     # a 100,000-player list straight from the index instead of sorting all of it.
     return queryset.annotate(place=Window(Rank(), order_by=F("rating").desc())).order_by("-rating", "player_id")
+
+
+class RankedFew(Sequence):
+    """A list that filters cut to a few rows, ranked in Python, its pages read by primary key.
+
+    Asked for the first page ordered by rating, PostgreSQL walks the list's index from the top
+    and checks each row's player: the under-8s, at the bottom of the list, are 30,000 rows in.
+    Asked for the set alone, in no order, it finds them through the birth-date index in a few
+    milliseconds; sorting a few thousand (id, rating) pairs here is nothing.
+    """
+
+    def __init__(self, queryset):
+        self._queryset = queryset.order_by()
+        rows = sorted(self._queryset.values_list("pk", "rating", "player_id"), key=lambda row: (-row[1], row[2]))
+        self._rows: list[tuple[int, int]] = []
+        place, previous = 0, None
+        for position, (pk, rating, _) in enumerate(rows, start=1):
+            if rating != previous:
+                place, previous = position, rating
+            self._rows.append((pk, place))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            chosen = self._rows[index]
+            found = self._queryset.in_bulk([pk for pk, _ in chosen])
+            page = []
+            for pk, place in chosen:
+                row = found[pk]
+                row.place = place
+                page.append(row)
+            return page
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self[index : index + 1][0]
 
 
 def player_ratings(*, player) -> dict[str, PlayerRating]:
@@ -140,9 +188,39 @@ def home_top_lists(*, size: int = 10, reference=None) -> list[dict]:
     base = live_list(system=System.ORR)
     lists = [
         {"key": "all", "title": _("Overall"), "rows": list(ranked(base)[:size])},
-        {"key": "women", "title": _("Women and girls"), "rows": list(ranked(base.filter(player__sex="F"))[:size])},
+        {
+            "key": "women",
+            "title": _("Women and girls"),
+            "rows": list(ranked(base.filter(player__sex="F"))[:size]),
+        },
     ]
     for key, label in AGE_GROUPS[:-1]:
         rows = list(ranked(base.filter(age_group_bounds(key, year)))[:5])
         lists.append({"key": key, "title": str(label), "rows": rows})
     return [entry for entry in lists if entry["rows"] or entry["key"] == "all"]
+
+
+def ratings_version() -> str:
+    """Changes whenever a rating run, a penalty month or a decided rating changes the lists."""
+    from django.db.models import Max
+
+    from ratings.models import PenaltyMonth, RatingOverride
+    from tournaments.models import Tournament
+
+    rated = Tournament.objects.aggregate(last=Max("rated_at"))["last"]
+    penalty = PenaltyMonth.objects.aggregate(last=Max("month"))["last"]
+    override = RatingOverride.objects.aggregate(last=Max("id"))["last"]
+    return f"{rated}|{penalty}|{override}"
+
+
+def home_top_lists_cached(*, size: int = 10) -> list[dict]:
+    """home_top_lists, kept until the ratings change (or ten minutes, for renamed players and clubs).
+
+    Eight ranked queries, 100 ms at 100,000 players, for a page everyone opens first.
+    """
+    from django.core.cache import cache
+    from django.utils.translation import get_language
+
+    version = f"{ratings_version()}|{datetime.date.today()}"  # noqa: DTZ011 - age groups turn with the year
+    key = f"home-top-lists:{get_language()}:{size}:{hashlib.sha256(version.encode()).hexdigest()[:20]}"
+    return cache.get_or_set(key, lambda: home_top_lists(size=size), timeout=600)

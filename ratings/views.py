@@ -9,7 +9,7 @@ from django_tables2 import RequestConfig
 from ratings import exports, selectors
 from ratings.filters import RatingListFilter
 from ratings.models import RatingList, System
-from ratings.tables import RatingListTable
+from ratings.tables import RankedFewData, RatingListTable
 
 
 class CountedPaginator(Paginator):
@@ -64,11 +64,15 @@ def rating_list(request, system: str):
         response = HttpResponse(exports.WRITERS[download](rows), content_type=DOWNLOAD_TYPES[download])
         response["Content-Disposition"] = f'attachment; filename="{system}-{month}.{download}"'
         return response
-    table = RatingListTable(selectors.ranked(queryset), live=rating_list is None)
     # Count the filtered rows without the ranking window: the same number, far less work.
-    RequestConfig(
-        request, paginate={"per_page": 50, "paginator_class": CountedPaginator, "total": queryset.count()}
-    ).configure(table)
+    total = queryset.count()
+    by_rating = request.GET.get("sort", "-rating") == "-rating"
+    few = by_rating and total <= selectors.FEW
+    rows = RankedFewData(selectors.RankedFew(queryset)) if few else selectors.ranked(queryset)
+    table = RatingListTable(rows, live=rating_list is None)
+    RequestConfig(request, paginate={"per_page": 50, "paginator_class": CountedPaginator, "total": total}).configure(
+        table
+    )
     query = request.GET.copy()
     query.pop("page", None)
     query.pop("download", None)

@@ -13,3 +13,12 @@ def personas(db, django_user_model):
         "arbiter": django_user_model.objects.create_user("arbiter", "arbiter@example.org", PASSWORD),
         "player": player,
     }
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache (home page lists, login throttling)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -1,5 +1,8 @@
 """The public pages: home in both languages, lists, player and tournament pages."""
 
+import re
+from unittest import mock
+
 from django.conf import settings
 from django.urls import reverse
 
@@ -41,6 +44,17 @@ class HomePageTestCase(BaseTestCase):
         self.assertContains(response, tournament.name)
         self.assertNotContains(response, "Not yet rated")
 
+    def test_it_keeps_the_top_lists_until_the_ratings_change(self):
+        from django.utils import timezone
+
+        first = PlayerRatingFactory(rating=1850)
+        self.assertContains(self.client.get("/"), first.player.full_name)
+        later = PlayerRatingFactory(rating=1900)
+        # Written without a rating run: the cached lists do not know it yet.
+        self.assertNotContains(self.client.get("/"), later.player.full_name)
+        TournamentFactory(status=Tournament.Status.RATED, rated_at=timezone.now())
+        self.assertContains(self.client.get("/"), later.player.full_name)
+
     def test_it_says_so_when_there_is_nothing_yet(self):
         response = self.client.get("/")
         self.assertContains(response, "No player has an ORR rating yet")
@@ -81,13 +95,39 @@ class RatingListTestCase(BaseTestCase):
         assert self.client.get("/ratings/elo/").status_code == 404
 
     def test_it_does_not_query_per_row(self):
-        # The published months, the clubs and regions of the filters, the count, the page.
+        # The published months, the clubs and regions of the filters, the count, the ranked ids
+        # of a short list, the page.
         PlayerRatingFactory.create_batch(3)
-        with self.assertNumQueries(5):
+        with self.assertNumQueries(6):
             self.client.get("/ratings/orr/")
         PlayerRatingFactory.create_batch(20)
-        with self.assertNumQueries(5):
+        with self.assertNumQueries(6):
             self.client.get("/ratings/orr/")
+        # A long list is ranked by the database, read off its index: no id query.
+        with mock.patch("ratings.selectors.FEW", 10), self.assertNumQueries(5):
+            self.client.get("/ratings/orr/")
+
+    def test_a_short_list_ranks_and_pages_as_a_long_one(self):
+        from ratings.selectors import RankedFew, live_list, ranked
+
+        for rating in (1500, 1400, 1400, 1400, 1300, 1200, 1200, 1100):
+            PlayerRatingFactory(rating=rating)
+        by_database = [(r.pk, r.place) for r in ranked(live_list(system="orr"))]
+        few = RankedFew(live_list(system="orr"))
+        assert len(few) == 8
+        assert [(r.pk, r.place) for r in few[0:8]] == by_database
+        assert [r.place for r in few[0:8]] == [1, 2, 2, 2, 5, 6, 6, 8]
+        assert [(r.pk, r.place) for r in few[3:5]] == by_database[3:5]
+        assert few[-1].pk == by_database[-1][0]
+
+        def rows(response):
+            body = response.content.decode().split('id="rating-list"', 1)[1].split("</table>", 1)[0]
+            return re.findall(r'<td class="num">(\d+)</td>\s*<td><a href="/players/(\d+)/"', body)
+
+        with mock.patch("ratings.selectors.FEW", 0):
+            long_list = rows(self.client.get("/ratings/orr/"))
+        assert rows(self.client.get("/ratings/orr/")) == long_list
+        assert [place for place, _ in long_list] == ["1", "2", "2", "2", "5", "6", "6", "8"]
 
 
 class PlayerPageTestCase(BaseTestCase):
