@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench worker beat messages clean
+.PHONY: run test lint bench profile worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,6 +13,10 @@ $(VENV)/.runtime: pyproject.toml constraints.txt
 
 $(VENV)/.test: $(VENV)/.runtime
 	$(PIP) install -c constraints.txt -e '.[test]'
+	touch $@
+
+$(VENV)/.bench: $(VENV)/.runtime
+	$(PIP) install -c constraints.txt -e '.[bench]'
 	touch $@
 
 run: $(VENV)/.runtime
@@ -30,12 +34,17 @@ lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Speed measurements (not tests); the pipeline one needs PostgreSQL and Redis on this machine.
+# Speed measurements (not tests). The scale benchmark needs PostgreSQL and Redis on this machine
+# (BENCH_DATABASE_URL, BENCH_BROKER_URL to point elsewhere) and takes about five minutes.
 bench: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
-	$(PY) -m benchmarks.pipeline | tee benchmarks/results/pipeline.md
-	$(PY) -m benchmarks.lists | tee benchmarks/results/lists.md
+	$(PY) -m benchmarks.scale | tee benchmarks/results/scale.md
+
+# Where the full re-rating of the scale federation spends its time (py-spy, every process).
+profile: $(VENV)/.bench
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.profile | tee benchmarks/results/profile-rerate.md
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker --loglevel=INFO --concurrency=1

@@ -67,6 +67,11 @@ def game_change(weight: int, higher: int, lower: int, lower_half_points: int) ->
     return magnitude if numerator >= 0 else -magnitude
 
 
+# tuple.__new__ builds a named tuple without the Python frame of its __new__: two million of them
+# in a rating run of a million games.
+_new = tuple.__new__
+
+
 class GameDelta(NamedTuple):
     round: int
     opponent: PlayerId
@@ -98,8 +103,8 @@ class MchessPlayerResult:
     deltas: list[GameDelta] = field(default_factory=list)
 
     def details(self, weight: int) -> dict:
-        # The deltas as they are: JSON arrays in GameDelta's field order.
-        return {"W": weight, "games": self.deltas}
+        # JSON arrays in GameDelta's field order (plain tuples: the encoder takes them as they are).
+        return {"W": weight, "games": [*map(tuple, self.deltas)]}
 
 
 def rate_tournament(
@@ -141,12 +146,12 @@ def rate_tournament(
             current[white] = new_w
             current[black] = new_b
             result = results[white]
-            result.deltas.append(GameDelta(rnd, black, rw, rb, hw, new_w - rw))
+            result.deltas.append(_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
             result.games += 1
             result.half_points += hw
             result.rating_after = new_w
             result = results[black]
-            result.deltas.append(GameDelta(rnd, white, rb, rw, 2 - hw, new_b - rb))
+            result.deltas.append(_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
             result.games += 1
             result.half_points += 2 - hw
             result.rating_after = new_b

@@ -301,6 +301,10 @@ NEWCOMER = "newcomer"
 NO_GAMES = "no_games"
 
 
+# tuple.__new__ builds a named tuple without the Python frame of its __new__ (millions per run).
+_new = tuple.__new__
+
+
 class GameLine(NamedTuple):
     """One game of the calculation. Stored as it is, a JSON array, in details["games"]: a tuple
     costs nothing to keep, and there is one per game and player of the whole history."""
@@ -381,7 +385,7 @@ class OrrPlayerResult:
             "SR": cents_text(self.sr_cents),
             "K": self.k,
             "R_change": str(round_to(self.change, 4)) if self.change is not None else None,
-            "games": self.lines,
+            "games": [*map(tuple, self.lines)],  # plain tuples: the JSON encoder takes them as they are
         }
 
 
@@ -482,11 +486,13 @@ def _section_one(rating: int, lines: list[GameLine]) -> tuple[int, int, Fraction
 
 def _lines(rating: int, games, calc, stored: tuple[StoredGame, ...] = ()) -> list[GameLine]:
     lines = [
-        GameLine(g.round, g.opponent, g.opponent_rating, g.half_points, pd_cents(rating, g.opponent_rating), True)
+        _new(
+            GameLine, (g.round, g.opponent, g.opponent_rating, g.half_points, pd_cents(rating, g.opponent_rating), True)
+        )
         for g in stored
     ]
     for rnd, opponent, hp in games:
-        lines.append(GameLine(rnd, opponent, calc[opponent], hp, pd_cents(rating, calc[opponent])))
+        lines.append(_new(GameLine, (rnd, opponent, calc[opponent], hp, pd_cents(rating, calc[opponent]), False)))
     return lines
 
 
@@ -505,7 +511,9 @@ def _rate_player(p: OrrParticipant, result: OrrPlayerResult, games, calc, kt: in
         return
 
     # Newcomers and provisional players: their own rating comes from all their games so far.
-    new_games = tuple(StoredGame(calc[opponent], hp, tournament_id, rnd, opponent) for rnd, opponent, hp in games)
+    new_games = tuple(
+        _new(StoredGame, (calc[opponent], hp, tournament_id, rnd, opponent)) for rnd, opponent, hp in games
+    )
     history = state.stored_games
     all_games = history + new_games
     total_hp = sum(g.half_points for g in all_games)

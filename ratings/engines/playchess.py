@@ -290,7 +290,7 @@ def _provisional(p: PlayChessParticipant, result: PlayChessPlayerResult, own, en
     for rnd, opponent, hp in own:
         rating = entry[opponent] if ro is None else cut(entry[opponent], ro)
         lines.append((rnd, opponent, rating, hp))
-        history.append(PlayedGame(rating, hp, tournament_id, rnd, opponent))
+        history.append(tuple.__new__(PlayedGame, (rating, hp, tournament_id, rnd, opponent)))
         opponents += rating
         half_points += hp
     result.games = len(own)

@@ -272,10 +272,9 @@ def test_it_gives_every_number_to_the_report():
     details = result.players["n"].details()
     for key in ("Yavg", "Rmax", "Rmin", "Rpmax", "Rs", "Rsr", "Rp", "SR", "K", "R_change", "N", "S", "games"):
         assert details[key] is not None, key
-    first = details["games"][0]
+    first = orr.GameLine(*details["games"][0])  # stored as a JSON array in GameLine's field order
     assert (first.round, first.opponent, first.opponent_rating, first.half_points) == (1, "a", 1200, 2)
     assert first.pd_cents + first.dr_cents == 100
-    # Stored as it is: a JSON array per game.
     assert json.loads(json.dumps(details["games"]))[0] == [1, "a", 1200, 2, first.pd_cents, False]
     assert result.players["a"].details()["Ki"] is not None
 

@@ -1,0 +1,97 @@
+"""Where a full re-rating of the scale federation spends its time: a py-spy profile, summarised.
+
+    python -m benchmarks.profile [--rate 100]
+
+Uses the federation of benchmarks.scale (generated first if missing), re-rates it from scratch
+with `manage.py rerate` under py-spy (the forked ORR process included), keeps the raw stacks in
+benchmarks/results/profile-rerate.folded (for flamegraph tools or speedscope.app) and prints the
+functions that take the most time, with and without what they call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+from types import SimpleNamespace
+
+from benchmarks.pipeline import ROOT
+from benchmarks.scale import DEFAULT_DB, RESULTS, prepare_database
+
+PROJECT = ("ratings/", "federation/", "tournaments/", "players/")
+
+
+def summarise(path, rate: int, top: int = 25) -> list[str]:
+    own: collections.Counter = collections.Counter()
+    inclusive: collections.Counter = collections.Counter()
+    total = 0
+    with open(path) as folded:
+        for line in folded:
+            stack, _, count = line.rstrip().rpartition(" ")
+            count = int(count)
+            frames = stack.split(";")
+            total += count
+            own[frames[-1]] += count
+            for frame in set(frames):
+                inclusive[frame] += count
+    out = [f"{total / rate:.1f} s of samples at {rate} Hz (every process).", ""]
+    out += ["## The functions themselves (self time)", "", "| share | seconds | function |", "|---|---|---|"]
+    for frame, count in own.most_common(top):
+        out.append(f"| {100 * count / total:.1f} % | {count / rate:.1f} | `{frame}` |")
+    out += ["", "## The project's functions with what they call (inclusive)", ""]
+    out += ["| share | seconds | function |", "|---|---|---|"]
+    shown = 0
+    for frame, count in inclusive.most_common():
+        if any(part in frame for part in PROJECT) and ".venv" not in frame:
+            out.append(f"| {100 * count / total:.1f} % | {count / rate:.1f} | `{frame}` |")
+            shown += 1
+            if shown == top:
+                break
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=int, default=100, help="samples per second")
+    args = parser.parse_args(argv)
+    spy = shutil.which("py-spy") or str(ROOT / ".venv" / "bin" / "py-spy")
+    if not os.path.exists(spy):
+        raise SystemExit("py-spy is not installed: pip install -e '.[bench]'")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "LOG_LEVEL": "INFO"}
+    env["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+    env.pop("CELERY_BROKER_URL", None)
+    RESULTS.mkdir(exist_ok=True)
+    scale = SimpleNamespace(reuse=True, players=100_000, tournaments=10_000, seed=1)
+    prepare_database(env["DATABASE_URL"], scale, env)
+    folded = RESULTS / "profile-rerate.folded"
+    subprocess.run(  # noqa: S603
+        [
+            spy,
+            "record",
+            "--subprocesses",
+            "--rate",
+            str(args.rate),
+            "--format",
+            "raw",
+            "--output",
+            str(folded),
+            "--",
+            sys.executable,
+            "manage.py",
+            "rerate",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    print("# Profile of a full re-rating (ORR, Mchess, PlayChess) of the scale federation")
+    print()
+    print("\n".join(summarise(folded, args.rate)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
