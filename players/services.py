@@ -232,6 +232,33 @@ def player_unfollow(*, user, player: Player) -> None:
     Follow.objects.filter(user=user, player=player).delete()
 
 
+# A tournament that ended longer ago than this is history by the time it is rated (an old file
+# imported late): its players' followers are not mailed about it.
+NOTICE_DAYS = 60
+
+
+def followers_notify_many(*, tournament_ids: list[int]) -> int:
+    """followers_notify for newly rated tournaments; return the mails sent.
+
+    Most tournaments have no followed player, and a re-rating of the whole history can rate ten
+    thousand for the first time: those are marked in one query, not one transaction each.
+    """
+    from tournaments.models import Participant, Tournament
+
+    fresh = Tournament.objects.filter(
+        pk__in=tournament_ids, status=Tournament.Status.RATED, followers_notified_at__isnull=True
+    )
+    recent = fresh.filter(end_date__gte=timezone.localdate() - datetime.timedelta(days=NOTICE_DAYS))
+    followed = set(
+        Participant.objects.filter(tournament__in=recent, player__followers__notify=True)
+        .order_by()
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
+    fresh.exclude(pk__in=followed).update(followers_notified_at=timezone.now())
+    return sum(followers_notify(tournament_id=tournament_id) for tournament_id in sorted(followed))
+
+
 def followers_notify(*, tournament_id: int) -> int:
     """Tell the followers of a newly rated tournament's players how they did; return the mails sent.
 

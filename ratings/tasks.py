@@ -68,7 +68,6 @@ def rerate_since(since: str | None = None) -> None:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def notify_followers(tournament_ids: list[int]) -> None:
     """Mail the followers of the players of newly rated tournaments (each tournament once)."""
-    from players.services import followers_notify
+    from players.services import followers_notify_many
 
-    for tournament_id in tournament_ids:
-        followers_notify(tournament_id=tournament_id)
+    followers_notify_many(tournament_ids=tournament_ids)

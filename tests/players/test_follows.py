@@ -8,7 +8,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from players.models import Follow
-from players.services import followers_notify, player_follow
+from players.services import followers_notify, followers_notify_many, player_follow
 from ratings import services as rating_services
 from ratings.tasks import rate_tournament
 from tests.base import PASSWORD, BaseTestCase
@@ -17,6 +17,8 @@ from tests.ratings.scenario import make_tournament
 from tournaments.models import Tournament
 
 D = datetime.date
+# Notices are for tournaments of the last weeks: the dates follow today's.
+RECENT = datetime.date.today() - datetime.timedelta(days=10)  # noqa: DTZ011
 
 
 class FollowTestCase(BaseTestCase):
@@ -108,7 +110,7 @@ class FollowerMailTestCase(BaseTestCase):
         player_follow(user=self.player_user, player=self.kid)
         player_follow(user=self.player_user, player=self.kids[1])
         player_follow(user=self.coach, player=self.kids[2], notify=False)
-        tournament = make_tournament("Autumn cup", D(2026, 10, 1), self.kids, seed=5)
+        tournament = make_tournament("Autumn cup", RECENT, self.kids, seed=5)
         rate_tournament.delay(tournament.pk)  # eager: the run, then the notices
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.RATED and tournament.followers_notified_at
@@ -120,13 +122,23 @@ class FollowerMailTestCase(BaseTestCase):
         assert f"https://ratings.example.org{tournament.get_absolute_url()}" in body
         assert "https://ratings.example.org/players/following/" in body
         # A re-rating (a late upload before it) mails nobody again.
-        rating_services.rerate_since(since=D(2026, 1, 1))
+        rating_services.rerate_since(since=RECENT - datetime.timedelta(days=30))
         assert followers_notify(tournament_id=tournament.pk) == 0
         assert len([m for m in mail.outbox if "Autumn cup" in m.subject]) == 1
 
+    def test_it_marks_old_and_unfollowed_tournaments_without_mail(self):
+        player_follow(user=self.player_user, player=self.kid)
+        old = make_tournament("Imported 2009 cup", D(2009, 5, 1), self.kids, seed=7)
+        unfollowed = make_tournament("Other cup", RECENT, self.kids[3:], seed=8)
+        rating_services.rerate_since(since=None)
+        with self.assertNumQueries(2):  # which of them have followed players, then one update
+            assert followers_notify_many(tournament_ids=[old.pk, unfollowed.pk]) == 0
+        assert not mail.outbox
+        assert not Tournament.objects.filter(followers_notified_at__isnull=True).exists()
+
     def test_it_mails_nobody_about_a_tournament_not_rated(self):
         player_follow(user=self.player_user, player=self.kid)
-        tournament = make_tournament("Queued cup", D(2026, 10, 1), self.kids, seed=6)
+        tournament = make_tournament("Queued cup", RECENT, self.kids, seed=6)
         assert followers_notify(tournament_id=tournament.pk) == 0
         tournament.refresh_from_db()
         assert tournament.followers_notified_at is None
