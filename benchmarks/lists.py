@@ -153,7 +153,7 @@ def seed(count: int) -> None:
 PAGES = [
     ("list, page 1", "/ratings/orr/"),
     ("list, under 12 girls", "/ratings/orr/?age_group=u12&sex=F"),
-    ("list, active, established, page 200", "/ratings/orr/?active=on&provisional=no&page=200"),
+    ("list, active, established, page 150", "/ratings/orr/?active=on&provisional=no&page=150"),
     ("list, club filter", "/ratings/orr/?club=1"),
     ("name search (Latin)", "/ratings/orr/?name=ivanova+anna"),
     ("name search (Cyrillic)", "/ratings/orr/?name=%D0%BA%D0%BE%D0%B7%D0%BB%D0%BE%D0%B2"),

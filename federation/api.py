@@ -36,9 +36,7 @@ def rating_list(request, system: str):
     filterset, queryset, rating_list_ = list_queryset(request, system)
     if filterset.is_bound and not filterset.is_valid():
         return _json({"errors": filterset.errors.get_json_data()}, status=400)
-    total = queryset.count()
-    few = total <= rating_selectors.FEW
-    ranked = rating_selectors.RankedFew(queryset) if few else rating_selectors.ranked(queryset)
+    ranked, total = rating_selectors.list_rows(queryset)
     page = CountedPaginator(ranked, PAGE_SIZE, total=total).get_page(request.GET.get("page"))
     results = []
     for row in page.object_list:

@@ -30,8 +30,8 @@ class RatingListTable(tables.Table):
         super().__init__(*args, exclude=() if live else ("last_played",), **kwargs)
 
 
-class RankedFewData(TableListData):
-    """Rows of selectors.RankedFew: already in rank order, read a page at a time.
+class RankedRowsData(TableListData):
+    """Rows of selectors.RankedFew or RankedPage: already in rank order, read a page at a time.
 
     The view uses it only for the rank order, so there is nothing to sort; and the list is not
     copied (the default for list data), which would read every row one by one.

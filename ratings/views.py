@@ -9,7 +9,7 @@ from django_tables2 import RequestConfig
 from ratings import exports, selectors
 from ratings.filters import RatingListFilter
 from ratings.models import RatingList, System
-from ratings.tables import RankedFewData, RatingListTable
+from ratings.tables import RankedRowsData, RatingListTable
 
 
 class CountedPaginator(Paginator):
@@ -64,11 +64,10 @@ def rating_list(request, system: str):
         response = HttpResponse(exports.WRITERS[download](rows), content_type=DOWNLOAD_TYPES[download])
         response["Content-Disposition"] = f'attachment; filename="{system}-{month}.{download}"'
         return response
-    # Count the filtered rows without the ranking window: the same number, far less work.
-    total = queryset.count()
     by_rating = request.GET.get("sort", "-rating") == "-rating"
-    few = by_rating and total <= selectors.FEW
-    rows = RankedFewData(selectors.RankedFew(queryset)) if few else selectors.ranked(queryset)
+    rows, total = selectors.list_rows(queryset, by_rating=by_rating)
+    if by_rating:
+        rows = RankedRowsData(rows)
     table = RatingListTable(rows, live=rating_list is None)
     RequestConfig(request, paginate={"per_page": 50, "paginator_class": CountedPaginator, "total": total}).configure(
         table

@@ -95,20 +95,20 @@ class RatingListTestCase(BaseTestCase):
         assert self.client.get("/ratings/elo/").status_code == 404
 
     def test_it_does_not_query_per_row(self):
-        # The published months, the clubs and regions of the filters, the count, the ranked ids
-        # of a short list, the page.
+        # The published months, the clubs and regions of the filters, the ids and ratings of a
+        # short list (its length too), the page.
         PlayerRatingFactory.create_batch(3)
-        with self.assertNumQueries(6):
+        with self.assertNumQueries(5):
             self.client.get("/ratings/orr/")
         PlayerRatingFactory.create_batch(20)
-        with self.assertNumQueries(6):
+        with self.assertNumQueries(5):
             self.client.get("/ratings/orr/")
-        # A long list is ranked by the database, read off its index: no id query.
-        with mock.patch("ratings.selectors.FEW", 10), self.assertNumQueries(5):
+        # A long list: the ids tried, the count, the page's ids and places off the index, the page.
+        with mock.patch("ratings.selectors.FEW", 10), self.assertNumQueries(7):
             self.client.get("/ratings/orr/")
 
     def test_a_short_list_ranks_and_pages_as_a_long_one(self):
-        from ratings.selectors import RankedFew, live_list, ranked
+        from ratings.selectors import RankedFew, RankedPage, live_list, ranked
 
         for rating in (1500, 1400, 1400, 1400, 1300, 1200, 1200, 1100):
             PlayerRatingFactory(rating=rating)
@@ -119,6 +119,14 @@ class RatingListTestCase(BaseTestCase):
         assert [r.place for r in few[0:8]] == [1, 2, 2, 2, 5, 6, 6, 8]
         assert [(r.pk, r.place) for r in few[3:5]] == by_database[3:5]
         assert few[-1].pk == by_database[-1][0]
+        assert RankedFew.at_most(live_list(system="orr"), limit=7) is None
+        assert len(RankedFew.at_most(live_list(system="orr"), limit=8)) == 8
+
+        page = RankedPage(live_list(system="orr"), total=8)
+        assert [(r.pk, r.place) for r in page[0:8]] == by_database
+        assert [(r.pk, r.place) for r in page[3:5]] == by_database[3:5]
+        assert page[-1].pk == by_database[-1][0]
+        assert page[2].player.full_name  # the players come with the page
 
         def rows(response):
             body = response.content.decode().split('id="rating-list"', 1)[1].split("</table>", 1)[0]
@@ -126,8 +134,18 @@ class RatingListTestCase(BaseTestCase):
 
         with mock.patch("ratings.selectors.FEW", 0):
             long_list = rows(self.client.get("/ratings/orr/"))
+            # Sorted by name, the ranks stay those of the rating order.
+            by_name = rows(self.client.get("/ratings/orr/?sort=name"))
         assert rows(self.client.get("/ratings/orr/")) == long_list
         assert [place for place, _ in long_list] == ["1", "2", "2", "2", "5", "6", "6", "8"]
+        assert sorted(by_name) == sorted(long_list)
+
+    def test_a_page_past_the_end_shows_the_last(self):
+        PlayerRatingFactory.create_batch(3)
+        with mock.patch("ratings.selectors.FEW", 0):
+            response = self.client.get("/ratings/orr/?page=9")
+        assert response.status_code == 200
+        assert response.content.decode().count('<a href="/players/') >= 3
 
 
 class PlayerPageTestCase(BaseTestCase):
