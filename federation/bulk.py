@@ -104,6 +104,11 @@ class CopyStream:
             fields.append(_text(value))
         return "\t".join(fields) + self._extra_text + "\n"
 
+    @property
+    def extra_text(self) -> str:
+        """The columns filled in for every row (created_at, ...), as a text line's tail: "\t..."."""
+        return self._extra_text
+
     @staticmethod
     def _closed(row) -> None:
         raise RuntimeError("the COPY stream is closed")

@@ -12,12 +12,13 @@ import datetime
 import logging
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, F, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from federation.bulk import copy_rows
+from federation.bulk import copy_stream
 from players.models import Player
 from ratings.engines import gcr
 from ratings.models import GcrRun, PenaltyMonth, PlayerRating, RatingList, RatingListEntry, System
@@ -191,6 +192,39 @@ def _raw_rows(queryset, chunk: int = 50_000):
             yield from rows
 
 
+GCR_COLUMNS = ("player_id", "system", "rating", "games", "gcr1", "gcr2", "accuracy", "state")
+
+
+def _gcr_write(players) -> None:
+    """Write GCR's rows: on PostgreSQL as COPY text made with one format string a row (the
+    generic row writer took 1.3 s for 75,000 players, most of it adapting Decimals)."""
+    with copy_stream(PlayerRating, GCR_COLUMNS) as stream:
+        if stream.raw is None:
+            for p in players:
+                stream.write(
+                    (
+                        p.id,
+                        System.GCR,
+                        max(0, p.display),
+                        p.games,
+                        Decimal(f"{p.gcr1:.2f}"),
+                        Decimal(f"{p.gcr2:.2f}"),
+                        Decimal(f"{p.accuracy:.2f}"),
+                        {"wins": p.wins, "opponents": p.opponents},
+                    )
+                )
+            return
+        tail = stream.extra_text + "\n"
+        system = System.GCR.value
+        stream.raw(
+            "".join(
+                f"{p.id}\t{system}\t{max(0, p.display)}\t{p.games}\t{p.gcr1:.2f}\t{p.gcr2:.2f}\t{p.accuracy:.2f}"
+                f'\t{{"wins": {p.wins}, "opponents": {p.opponents}}}{tail}'
+                for p in players
+            ).encode()
+        )
+
+
 def gcr_recompute(*, force: bool = False) -> bool:
     """Recompute GCR over every rated played game, unless nothing was asked since the last time."""
     with transaction.atomic():
@@ -212,28 +246,15 @@ def gcr_recompute(*, force: bool = False) -> bool:
             .values_list("white_id", "black_id", "half_points")
         )
         result = gcr.rate(
-            game
-            for game in _raw_rows(played)
-            if not computers or (game[0] not in computers and game[1] not in computers)
+            (
+                game
+                for game in _raw_rows(played)
+                if not computers or (game[0] not in computers and game[1] not in computers)
+            ),
+            fork_from=settings.RATING_PARALLEL_MIN_GAMES,
         )
         PlayerRating.objects.filter(system=System.GCR).delete()
-        copy_rows(
-            PlayerRating,
-            ("player_id", "system", "rating", "games", "gcr1", "gcr2", "accuracy", "state"),
-            (
-                (
-                    player.id,
-                    System.GCR,
-                    max(0, player.display),
-                    player.games,
-                    Decimal(f"{player.gcr1:.2f}"),
-                    Decimal(f"{player.gcr2:.2f}"),
-                    Decimal(f"{player.accuracy:.2f}"),
-                    {"wins": player.wins, "opponents": player.opponents},
-                )
-                for player in result.players.values()
-            ),
-        )
+        _gcr_write(result.players.values())
         run.started_at = started
         run.computed_at = timezone.now()
         run.games = result.games

@@ -1,5 +1,7 @@
 """Game Courier Ratings: the vectors the original site publishes (gcr.md)."""
 
+import random
+
 import pytest
 
 from ratings.engines import gcr
@@ -39,6 +41,7 @@ def test_it_orders_the_zig_zag_by_diagonals():
     original = gcr._pass
 
     def spy(visits, size):
+        visits = list(visits)
         visited.append([(i, j) for i, j, *_ in visits])
         return original(visits, size)
 
@@ -75,3 +78,29 @@ def test_it_handles_no_games_and_refuses_self_play():
     assert gcr.rate([]).accuracy is None
     with pytest.raises(ValueError, match="cannot play himself"):
         gcr.rate([("a", "a", 1)])
+
+
+def test_it_gives_the_same_numbers_with_the_reverse_pass_in_a_child_process():
+    rng = random.Random(7)
+    games = []
+    for _ in range(3000):
+        a, b = rng.sample(range(300), 2)
+        games.append((a, b, rng.choice((0, 1, 2))))
+    alone = gcr.rate(games)
+    forked = gcr.rate(games, fork_from=0)
+    assert forked == alone  # to the last bit
+    assert forked.players[games[0][0]].gcr2 != 1500.0
+
+
+def test_a_failing_child_is_reported(monkeypatch):
+    from ratings.forked import ChildFailed
+
+    def broken(visits, size):
+        if not isinstance(visits, list):  # the reverse pass, in the child
+            raise ZeroDivisionError("in the child")
+        return original(visits, size)
+
+    original = gcr._pass
+    monkeypatch.setattr(gcr, "_pass", broken)
+    with pytest.raises(ChildFailed, match="ZeroDivisionError"):
+        gcr.rate([("X", "Y", 2), ("Y", "Z", 1)], fork_from=0)
