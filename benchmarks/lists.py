@@ -208,7 +208,9 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=100_000)
     args = parser.parse_args(argv)
     url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/federation_bench")
-    os.environ.update({"DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": url, "LOG_LEVEL": "WARNING"})
+    os.environ.update(
+        {"DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": url, "LOG_LEVEL": "WARNING", "DEBUG": "false"}
+    )
     os.environ.pop("CELERY_BROKER_URL", None)
     from benchmarks.pipeline import create_database
 

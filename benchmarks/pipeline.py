@@ -36,6 +36,8 @@ def environment(queue: str) -> dict:
         "GCR_DEBOUNCE_SECONDS": "1",
         "DATABASE_CONN_MAX_AGE": "60",
         "LOG_LEVEL": "WARNING",
+        # As in production: with DEBUG on, Django keeps every query and templates carry debug data.
+        "DEBUG": "false",
     }
     return env
 

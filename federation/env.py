@@ -8,6 +8,7 @@ helper here raises ``ImproperlyConfigured`` naming the variable and the value.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from urllib.parse import urlsplit
@@ -53,6 +54,21 @@ def env_int(name: str, default: int, *, minimum: int | None = None, environ_=Non
         number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is below the minimum of {minimum}")
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None, environ_=None) -> float:
+    value = _raw(name, environ_)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if math.isnan(number) or math.isinf(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number")
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={number} is below the minimum of {minimum}")
     return number

@@ -18,6 +18,7 @@ from federation.env import (
     env_broker,
     env_choice,
     env_database,
+    env_float,
     env_int,
     env_list,
     env_str,
@@ -118,6 +119,12 @@ if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgres
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # PostgreSQL's default random_page_cost (4) prices an index lookup for a spinning disk; a
+    # federation's data sits in memory or on SSD. At 4, a filtered list of 100,000 players
+    # hashed all 75,000 rated ones instead of looking up the 3,500 under-12 girls (49 -> 22 ms).
+    page_cost = env_float("DATABASE_RANDOM_PAGE_COST", 1.1, minimum=0.1)
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["options"] = f"{options.get('options', '')} -c random_page_cost={page_cost}".strip()
 else:
     # Rating runs write for seconds; let a second writer wait instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30

@@ -42,7 +42,11 @@ class Club(models.Model):
         constraints = [models.UniqueConstraint(fields=["name", "city"], name="club_unique_name_city")]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.city})" if self.city else self.name
+        return self.label(self.name, self.city)
+
+    @staticmethod
+    def label(name: str, city: str) -> str:
+        return f"{name} ({city})" if city else name
 
 
 class Sequence(models.Model):

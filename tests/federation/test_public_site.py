@@ -229,3 +229,20 @@ def test_the_fast_club_select_offers_what_djangos_select_offers():
     assert options(fast) == options(slow)
     assert 'name="club"' in fast and 'id="id_club"' in fast
     assert "<b>" not in fast
+
+
+class ClubFilterTestCase(TestCase):
+    def test_it_reads_plain_values_and_offers_what_the_models_offer(self):
+        from ratings.filters import FastSelect, RatingListFilter
+
+        kazan = Club.objects.create(name="Белая ладья", city="Казань")
+        Club.objects.create(name='Club "<b>&"')
+        Club.objects.create(name="Дебют", city="Уфа")
+        form = RatingListFilter({"club": str(kazan.pk)}, queryset=PlayerRating.objects.all()).form
+        field = form.fields["club"]
+        with self.assertNumQueries(1):
+            by_values = field.widget.render("club", str(kazan.pk))
+        from_models = FastSelect(choices=field.choices).render("club", str(kazan.pk))
+        assert by_values == from_models
+        assert "Белая ладья (Казань)</option>" in by_values and "<b>" not in by_values
+        assert form.is_valid()

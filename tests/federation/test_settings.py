@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from federation.env import env_bool, env_broker, env_choice, env_database, env_int, env_list, env_str
+from federation.env import env_bool, env_broker, env_choice, env_database, env_float, env_int, env_list, env_str
 
 ROOT = Path(__file__).resolve().parents[2]
 # A secret that `check --deploy` accepts: long, varied and without the insecure prefix.
@@ -39,6 +39,17 @@ def test_it_rejects_a_bad_number_and_one_below_the_minimum():
         env_int("X", 1, environ_={"X": "12abc"})
     with pytest.raises(ImproperlyConfigured, match="below the minimum"):
         env_int("X", 1, minimum=10, environ_={"X": "3"})
+
+
+def test_it_reads_numbers_with_a_minimum():
+    assert env_float("X", 1.1, environ_={}) == 1.1
+    assert env_float("X", 1.1, minimum=0.1, environ_={"X": "4"}) == 4.0
+    with pytest.raises(ImproperlyConfigured, match="X='fast' is not a number"):
+        env_float("X", 1.1, environ_={"X": "fast"})
+    with pytest.raises(ImproperlyConfigured, match="below the minimum"):
+        env_float("X", 1.1, minimum=0.1, environ_={"X": "0"})
+    with pytest.raises(ImproperlyConfigured, match="X='nan' is not a number"):
+        env_float("X", 1.1, minimum=0.1, environ_={"X": "nan"})
 
 
 def test_it_rejects_an_unknown_choice():
