@@ -205,3 +205,18 @@ def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str
                 yield stream
             finally:
                 stream.write, stream.raw = stream._closed, None
+
+
+def raw_rows(queryset, chunk: int = 50_000) -> Iterator[tuple]:
+    """The rows of a values_list query straight from a client-side cursor: a million games read in
+    half the time of Django's row-by-row iterator over a server-side cursor (for queries whose
+    values need no conversion by their fields: ints, texts, dates)."""
+    if connection.vendor != "postgresql":
+        # SQLite gives dates back as text and booleans as ints: there the fields convert them.
+        yield from queryset.iterator(chunk_size=chunk)
+        return
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(chunk):
+            yield from rows

@@ -4,6 +4,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.fields import PlainJSONField
 from players.models import Player
 from tournaments.models import Tournament
 
@@ -36,7 +37,7 @@ class PlayerRating(models.Model):
     accuracy = models.DecimalField(_("accuracy, %"), max_digits=5, decimal_places=2, null=True, blank=True)
     # The engine's state after the player's last rated event (stored games, counts), exactly as the
     # next rating run needs it; the same snapshot is kept in every RatingChange for re-ratings.
-    state = models.JSONField(_("engine state"), default=dict, blank=True)
+    state = PlainJSONField(_("engine state"), default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -86,7 +87,7 @@ class RatingChange(models.Model):
     enters_list = models.BooleanField(_("enters the list"), default=True)
     # System-specific intermediate numbers (ORR: Kt, Ki, Yavg, Rmax, Rmin, Rpmax, Rs, Rp, Rkor,
     # Rsr, SR, K, R±; Mchess: W and per-game deltas; PlayChess: mode, Rc, p, k), exactly as the engine gave them.
-    details = models.JSONField(_("calculation details"), default=dict, blank=True)
+    details = PlainJSONField(_("calculation details"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from federation.bulk import copy_rows, copy_stream
+from federation.bulk import copy_rows, copy_stream, raw_rows
 from players.models import FideImportApplication, Player
 from ratings.engines import mchess, orr
 from ratings.engines import playchess as pc
@@ -293,7 +293,7 @@ class Replay:
                 "player__birth_date",
                 "player__birth_precision",
             )
-            for tournament_id, player_id, fide, guest, kind, birth_date, precision in rows.iterator(chunk_size=20_000):
+            for tournament_id, player_id, fide, guest, kind, birth_date, precision in raw_rows(rows):
                 participants[tournament_id].append(Entrant(player_id, fide, guest))
                 if player_id not in players:
                     players[player_id] = Facts(kind, birth_date, precision)
@@ -302,9 +302,11 @@ class Replay:
                 "tournament_id", "round", "white_id", "black_id", "result", "kind"
             )
             texts: dict[str, str] = {}  # one string object per result and kind, not one per game
-            for tournament_id, rnd, white, black, result, kind in rows.iterator(chunk_size=20_000):
-                result = texts.setdefault(result, result)
-                games[tournament_id].append(EngineGame(rnd, white, black, result, texts.setdefault(kind, kind)))
+            text = texts.setdefault
+            new = tuple.__new__  # the named tuple without its Python-level __new__: a million games
+            for tournament_id, rnd, white, black, result, kind in raw_rows(rows):
+                game = (rnd, white, black, text(result, result), text(kind, kind))
+                games[tournament_id].append(new(EngineGame, game))
         for system in ENGINE_SYSTEMS:
             self._load(system, list(players))
         return participants, games

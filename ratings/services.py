@@ -18,7 +18,7 @@ from django.db.models import Case, F, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from federation.bulk import copy_stream
+from federation.bulk import copy_stream, raw_rows
 from players.models import Player
 from ratings.engines import gcr
 from ratings.models import GcrRun, PenaltyMonth, PlayerRating, RatingList, RatingListEntry, System
@@ -182,16 +182,6 @@ def gcr_request() -> GcrRun:
     return run
 
 
-def _raw_rows(queryset, chunk: int = 50_000):
-    """The rows of a values_list query straight from the cursor: a million games read in half the
-    time Django's row-by-row conversion takes (only plain ints and texts come back)."""
-    sql, params = queryset.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(chunk):
-            yield from rows
-
-
 GCR_COLUMNS = ("player_id", "system", "rating", "games", "gcr1", "gcr2", "accuracy", "state")
 
 
@@ -248,7 +238,7 @@ def gcr_recompute(*, force: bool = False) -> bool:
         result = gcr.rate(
             (
                 game
-                for game in _raw_rows(played)
+                for game in raw_rows(played)
                 if not computers or (game[0] not in computers and game[1] not in computers)
             ),
             fork_from=settings.RATING_PARALLEL_MIN_GAMES,

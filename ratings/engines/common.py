@@ -12,10 +12,10 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 PlayerId = Hashable
 
@@ -29,9 +29,11 @@ PLAYED = "played"
 WHITE_HALF_POINTS = {WHITE_WINS: 2, DRAW: 1, BLACK_WINS: 0}
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
-    """One pairing of a round. Only kind 'played' is ever rated; the rest are shown, not rated."""
+class Game(NamedTuple):
+    """One pairing of a round. Only kind 'played' is ever rated; the rest are shown, not rated.
+
+    A named tuple, not a frozen dataclass: a full re-rating makes a million of them, and a frozen
+    dataclass sets each field through object.__setattr__ (a second of the read)."""
 
     round: int
     white: PlayerId
