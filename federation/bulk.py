@@ -46,7 +46,7 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Iterable[
         ):
             for row in rows:
                 if json_columns:
-                    row = [_dumps(v) if i in json_columns and v is not None else v for i, v in enumerate(row)]
+                    row = [json_text(v) if i in json_columns and v is not None else v for i, v in enumerate(row)]
                 copy.write_row((*row, *extra))
                 count += 1
         return count
@@ -93,14 +93,14 @@ class CopyStream:
         self.raw: Callable[[bytes], None] | None = None
         self._json_columns = json_columns
         self._extra_text = "".join("\t" + _text(value) for value in extra)
-        self._dumps = _dumps
+        self.json_text = json_text
 
     def text_line(self, row: Sequence) -> str:
         json_columns = self._json_columns
         fields = []
         for index, value in enumerate(row):
             if index in json_columns and value is not None:
-                value = self._dumps(value)
+                value = self.json_text(value)
             fields.append(_text(value))
         return "\t".join(fields) + self._extra_text + "\n"
 
@@ -114,7 +114,7 @@ class CopyStream:
         raise RuntimeError("the COPY stream is closed")
 
 
-def _dumps(value) -> str:
+def json_text(value) -> str:
     """JSON text for a JSON column; named tuples (engine records) become arrays."""
     return orjson.dumps(value, default=_as_list).decode()
 
@@ -180,7 +180,7 @@ def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str
         sql.Identifier(table or model._meta.db_table),
         sql.SQL(", ").join(sql.Identifier(fields[name].column) for name in (*columns, *extra_columns)),
     )
-    dumps = stream._dumps
+    dumps = stream.json_text
     with connection.cursor() as cursor:
         raw = cursor.cursor
         with raw.copy(statement, writer=QueuedLibpqWriter(raw)) as copy:
