@@ -3,9 +3,11 @@
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ratings.engines import playchess as pc
-from ratings.engines.common import Game
+from ratings.engines.common import Game, round_half_up
 from ratings.engines.playchess import PlayChessParticipant as P
 from ratings.engines.playchess import PlayChessState as S
 
@@ -120,3 +122,15 @@ def test_it_leaves_players_without_games_alone():
     result = pc.rate_tournament([P("a", S(1500, 12)), P("b")], [Game(1, "a", "b", "1-0", kind="forfeit")])
     assert result["a"].rating_after == 1500
     assert result["b"].rating_after is None
+
+
+@given(
+    games=st.integers(1, 40),
+    data=st.data(),
+)
+def test_the_rounded_provisional_rating_is_round_of_the_exact_one(games, data):
+    half_points = data.draw(st.integers(0, 2 * games))
+    opponents = data.draw(st.integers(0, 3000 * games))
+    assert pc.rounded_provisional_rating(opponents, games, half_points) == round_half_up(
+        pc.provisional_rating(opponents, games, half_points)
+    )
