@@ -60,14 +60,14 @@ def main(argv=None) -> int:
     spy = shutil.which("py-spy") or str(ROOT / ".venv" / "bin" / "py-spy")
     if not os.path.exists(spy):
         raise SystemExit("py-spy is not installed: pip install -e '.[bench]'")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "LOG_LEVEL": "INFO"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "LOG_LEVEL": "INFO", "DEBUG": "false"}
     env["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     env.pop("CELERY_BROKER_URL", None)
     RESULTS.mkdir(exist_ok=True)
     scale = SimpleNamespace(reuse=True, players=100_000, tournaments=10_000, seed=1)
     prepare_database(env["DATABASE_URL"], scale, env)
     folded = RESULTS / "profile-rerate.folded"
-    subprocess.run(  # noqa: S603
+    run = subprocess.run(  # noqa: S603
         [
             spy,
             "record",
@@ -86,9 +86,17 @@ def main(argv=None) -> int:
         cwd=ROOT,
         env=env,
         check=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
+    sys.stderr.write(run.stdout)  # py-spy's own messages, the replay's log
     print("# Profile of a full re-rating (ORR, Mchess, PlayChess) of the scale federation")
     print()
+    for line in run.stdout.splitlines():
+        if "replayed" in line or "re-rated" in line:
+            print(line.split(" INFO ", 1)[-1].strip())
+            print()
     print("\n".join(summarise(folded, args.rate)))
     return 0
 
