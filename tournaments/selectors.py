@@ -77,6 +77,80 @@ def tournament_report(*, tournament: Tournament) -> dict:
     }
 
 
+RESULT_TEXT = {2: "1", 1: "½", 0: "0"}
+
+
+def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
+    """One player's rating calculation in a tournament, game by game, in every system it was rated
+    in: what the report's summary rows come from. Four queries whatever the number of games."""
+    from players.models import Player
+    from ratings.engines.mchess import lrp_text
+    from ratings.models import RatingChange, System
+
+    participant = get_object_or_404(tournament.participants.select_related("player"), player_id=player_id)
+    changes = {c.system: c for c in RatingChange.objects.filter(tournament=tournament, player_id=player_id)}
+    lines = {system: change.details.get("games") or [] for system, change in changes.items()}
+    # Stored as arrays (engine field order); tournaments rated before that kept objects.
+    complete = all(isinstance(line, list) for rows in lines.values() for line in rows)
+    if not complete:
+        lines = {system: [] for system in lines}
+    opponents = {line[1] for rows in lines.values() for line in rows if line[1] is not None}
+    names = Player.objects.only("id", "federation_id", "family_name", "given_names").in_bulk(opponents)
+
+    def opponent(player_id):
+        return names.get(player_id) if player_id is not None else None
+
+    orr = [
+        {
+            "round": rnd,
+            "opponent": opponent(other),
+            "opponent_rating": rating,
+            "result": RESULT_TEXT.get(hp, hp),
+            "pd": _hundredths(pd),
+            "dr": _hundredths(50 * hp - pd),
+            "earlier": bool(rest and rest[0]),
+        }
+        for rnd, other, rating, hp, pd, *rest in lines.get(System.ORR, [])
+    ]
+    mchess = [
+        {
+            "round": rnd,
+            "opponent": opponent(other),
+            "rating_before": before,
+            "opponent_rating": rating,
+            "result": RESULT_TEXT.get(hp, hp),
+            "lrp": lrp_text(before - rating),
+            "delta": delta,
+        }
+        for rnd, other, before, rating, hp, delta in lines.get(System.MCHESS, [])
+    ]
+    playchess = [
+        {"round": rnd, "opponent": opponent(other), "opponent_rating": rating, "result": RESULT_TEXT.get(hp, hp)}
+        for rnd, other, rating, hp, *_ in lines.get(System.PLAYCHESS, [])
+    ]
+    return {
+        "participant": participant,
+        "player": participant.player,
+        "orr": changes.get(System.ORR),
+        "mchess": changes.get(System.MCHESS),
+        "playchess": changes.get(System.PLAYCHESS),
+        "orr_lines": orr,
+        "mchess_lines": mchess,
+        "playchess_lines": playchess,
+        "complete": complete,
+        "orr_totals": {
+            "pd": _hundredths(sum(line[4] for line in lines.get(System.ORR, []))),
+            "dr": _hundredths(sum(50 * line[3] - line[4] for line in lines.get(System.ORR, []))),
+        },
+    }
+
+
+def _hundredths(cents: int) -> str:
+    """12 -> "0.12", -5 -> "-0.05": exact, from integer hundredths."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
 def arbiter_tournaments(*, user) -> QuerySet[Tournament]:
     return (
         Tournament.objects.filter(Q(chief_arbiter=user) | Q(co_arbiters=user))

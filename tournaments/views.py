@@ -19,3 +19,9 @@ def tournament_detail(request, pk: int):
     tournament = selectors.public_tournament(pk)
     context = {"tournament": tournament, **selectors.tournament_report(tournament=tournament)}
     return render(request, "tournaments/detail.html", context)
+
+
+def player_calculation(request, pk: int, player_id: int):
+    tournament = selectors.public_tournament(pk)
+    context = {"tournament": tournament, **selectors.player_calculation(tournament=tournament, player_id=player_id)}
+    return render(request, "tournaments/player_calculation.html", context)

@@ -7,6 +7,7 @@ import io
 import json
 
 import openpyxl
+from django.db.models import Q
 from django.test import TestCase
 from django.urls import reverse
 
@@ -146,6 +147,49 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, f"{change.details['Rmin']}–{change.details['Rpmax']} ({change.details['Rmax']})")
         self.assertContains(response, 'id="other-systems"')
         self.assertContains(response, 'href="/ratings/about/#orr"')
+
+    def test_a_players_calculation_shows_every_game_in_every_system(self):
+        from decimal import Decimal
+
+        from tournaments.models import Game
+
+        url = reverse("tournaments:player_calculation", args=[self.first.pk, self.girl.pk])
+        self.assertContains(self.client.get(self.first.get_absolute_url()), f'href="{url}"')
+        with self.assertNumQueries(4):  # the tournament, the participant, the changes, the opponents
+            response = self.client.get(url)
+        self.assertContains(response, self.girl.full_name)
+        played = Game.objects.filter(tournament=self.first, kind="played").filter(
+            Q(white=self.girl) | Q(black=self.girl)
+        )
+        opponents = {g.black_id if g.white_id == self.girl.pk else g.white_id for g in played}
+
+        orr = [line for line in response.context["orr_lines"] if not line["earlier"]]
+        assert len(orr) == played.count()
+        assert {line["opponent"].pk for line in orr} == opponents
+        value = {"1": Decimal(1), "½": Decimal("0.5"), "0": Decimal(0)}
+        for line in orr:  # DR = result - PD, exactly
+            assert value[line["result"]] - Decimal(line["pd"]) == Decimal(line["dr"])
+        self.assertContains(response, 'id="orr-games"')
+        for opponent in Player.objects.filter(pk__in=opponents):
+            self.assertContains(response, opponent.full_name)
+
+        mchess = response.context["mchess"]
+        lines = response.context["mchess_lines"]
+        assert len(lines) == played.count()
+        assert sum(line["delta"] for line in lines) == mchess.rating_after - mchess.rating_before
+        assert all(0 < float(line["lrp"]) <= 0.5 for line in lines)
+        assert len(response.context["playchess_lines"]) == played.count()
+        self.assertContains(response, 'id="playchess-games"')
+
+    def test_a_calculation_page_only_for_a_participant_of_a_public_tournament(self):
+        outsider = PlayerFactory()
+        url = reverse("tournaments:player_calculation", args=[self.first.pk, outsider.pk])
+        assert self.client.get(url).status_code == 404
+        assert self.client.get(f"/tournaments/999999/players/{self.girl.pk}/").status_code == 404
+        # Not rated yet: the page says so instead of showing empty tables.
+        spring = make_tournament("Spring cup", datetime.date.today(), self.players, seed=33)  # noqa: DTZ011
+        response = self.client.get(reverse("tournaments:player_calculation", args=[spring.pk, self.girl.pk]))
+        self.assertContains(response, "no rating calculation in this tournament")
 
     def test_the_tournament_list_filters(self):
         url = reverse("tournaments:list")
