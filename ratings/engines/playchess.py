@@ -73,6 +73,23 @@ def provisional_rating(opponents_sum: int, games: int, half_points: int) -> Frac
     With T games, H half points and O the sum of the opponents' ratings: Rc = O / T,
     p = H / 2T, F = (T^2 + 2HT - H^2) / 2T^2, so Rp = (2T O + D (T^2 + 2HT - H^2)) / 2T^2.
     """
+    rp = _provisional_rating_terms(opponents_sum, games, half_points)
+    return Fraction(*rp) if isinstance(rp, tuple) else rp
+
+
+def rounded_provisional_rating(opponents_sum: int, games: int, half_points: int) -> int:
+    """round(Rp), as round_half_up(provisional_rating(...)) gives it, without building the Fraction
+    (whose normalising gcd was most of a provisional player's cost)."""
+    rp = _provisional_rating_terms(opponents_sum, games, half_points)
+    if isinstance(rp, tuple):
+        numerator, denominator = rp
+        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+        return magnitude if numerator >= 0 else -magnitude
+    return round_half_up(rp)
+
+
+def _provisional_rating_terms(opponents_sum: int, games: int, half_points: int) -> tuple[int, int] | float:
+    """Rp as (numerator, denominator) when D(p) is an integer, else as a float."""
     if half_points == 0:
         d = -800
     elif half_points == 2 * games:
@@ -82,25 +99,8 @@ def provisional_rating(opponents_sum: int, games: int, half_points: int) -> Frac
         d = _difference(2 * games - half_points, half_points)
     f_numerator = games * games + 2 * half_points * games - half_points * half_points
     if isinstance(d, int):
-        return Fraction(2 * games * opponents_sum + d * f_numerator, 2 * games * games)
+        return 2 * games * opponents_sum + d * f_numerator, 2 * games * games
     return opponents_sum / games + d * f_numerator / (2 * games * games)
-
-
-def rounded_provisional_rating(opponents_sum: int, games: int, half_points: int) -> int:
-    """round(Rp), as round_half_up(provisional_rating(...)) gives it, without building the Fraction
-    (whose normalising gcd was most of a provisional player's cost)."""
-    if half_points == 0:
-        d = -800
-    elif half_points == 2 * games:
-        d = 800
-    else:
-        d = _difference(2 * games - half_points, half_points)
-    f_numerator = games * games + 2 * half_points * games - half_points * half_points
-    if isinstance(d, int):
-        numerator, denominator = 2 * games * opponents_sum + d * f_numerator, 2 * games * games
-        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
-        return magnitude if numerator >= 0 else -magnitude
-    return round_half_up(opponents_sum / games + d * f_numerator / (2 * games * games))
 
 
 def correction_factor(p: Fraction) -> Fraction:
