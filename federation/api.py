@@ -8,6 +8,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from players.models import Player
 from players.selectors import player_by_federation_id
 from ratings import selectors as rating_selectors
 from ratings.views import CountedPaginator, list_queryset
@@ -121,10 +122,33 @@ def player(request, federation_id: int):
     )
 
 
+def _game_lines(change) -> list:
+    lines = change.details.get("games") or []
+    return lines if all(isinstance(line, list) for line in lines) else []  # rated before lines were kept
+
+
+def _federation_ids(rows) -> dict:
+    """Player id -> federation id for every opponent in the report's game lines: the participants,
+    and in one more query the opponents of earlier games a provisional ORR rating still counts."""
+    known = {row["player"].pk: row["player"].federation_id for row in rows}
+    others = {
+        line[1]
+        for row in rows
+        for system in ("orr", "mchess", "playchess")
+        if row[system] is not None
+        for line in _game_lines(row[system])
+        if line[1] is not None and line[1] not in known
+    }
+    if others:
+        known.update(Player.objects.filter(pk__in=others).values_list("pk", "federation_id"))
+    return known
+
+
 @require_GET
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)
+    federation_ids = _federation_ids(report["rows"])
     rows = []
     for row in report["rows"]:
         entry = {
@@ -146,6 +170,12 @@ def tournament(request, pk: int):
                     "provisional_before": change.provisional_before,
                     "provisional_after": change.provisional_after,
                     "details": details,
+                    "games": [
+                        {key: value for key, value in line.items() if key != "result"}
+                        for line in tournament_selectors.calculation_lines(
+                            system, _game_lines(change), federation_ids.get
+                        )
+                    ],
                 }
         rows.append(entry)
     coefficient = report["coefficient"] or {}

@@ -84,7 +84,6 @@ def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
     """One player's rating calculation in a tournament, game by game, in every system it was rated
     in: what the report's summary rows come from. Four queries whatever the number of games."""
     from players.models import Player
-    from ratings.engines.mchess import lrp_text
     from ratings.models import RatingChange, System
 
     participant = get_object_or_404(tournament.participants.select_related("player"), player_id=player_id)
@@ -100,34 +99,9 @@ def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
     def opponent(player_id):
         return names.get(player_id) if player_id is not None else None
 
-    orr = [
-        {
-            "round": rnd,
-            "opponent": opponent(other),
-            "opponent_rating": rating,
-            "result": RESULT_TEXT.get(hp, hp),
-            "pd": _hundredths(pd),
-            "dr": _hundredths(50 * hp - pd),
-            "earlier": bool(rest and rest[0]),
-        }
-        for rnd, other, rating, hp, pd, *rest in lines.get(System.ORR, [])
-    ]
-    mchess = [
-        {
-            "round": rnd,
-            "opponent": opponent(other),
-            "rating_before": before,
-            "opponent_rating": rating,
-            "result": RESULT_TEXT.get(hp, hp),
-            "lrp": lrp_text(before - rating),
-            "delta": delta,
-        }
-        for rnd, other, before, rating, hp, delta in lines.get(System.MCHESS, [])
-    ]
-    playchess = [
-        {"round": rnd, "opponent": opponent(other), "opponent_rating": rating, "result": RESULT_TEXT.get(hp, hp)}
-        for rnd, other, rating, hp, *_ in lines.get(System.PLAYCHESS, [])
-    ]
+    orr = calculation_lines(System.ORR, lines.get(System.ORR, []), opponent)
+    mchess = calculation_lines(System.MCHESS, lines.get(System.MCHESS, []), opponent)
+    playchess = calculation_lines(System.PLAYCHESS, lines.get(System.PLAYCHESS, []), opponent)
     return {
         "participant": participant,
         "player": participant.player,
@@ -143,6 +117,55 @@ def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
             "dr": _hundredths(sum(50 * line[3] - line[4] for line in lines.get(System.ORR, []))),
         },
     }
+
+
+SCORE_TEXT = {2: "1", 1: "0.5", 0: "0"}
+
+
+def calculation_lines(system: str, lines: list, opponent) -> list[dict]:
+    """A rating change's stored game lines (details["games"], arrays in the engine's field order)
+    as named values; `opponent(player_id)` says how to show an opponent (None: no opponent)."""
+    from ratings.engines.mchess import lrp_text
+    from ratings.models import System
+
+    if system == System.ORR:
+        return [
+            {
+                "round": rnd,
+                "opponent": opponent(other),
+                "opponent_rating": rating,
+                "result": RESULT_TEXT.get(hp, hp),
+                "score": SCORE_TEXT.get(hp, hp),
+                "pd": _hundredths(pd),
+                "dr": _hundredths(50 * hp - pd),
+                "earlier": bool(rest and rest[0]),
+            }
+            for rnd, other, rating, hp, pd, *rest in lines
+        ]
+    if system == System.MCHESS:
+        return [
+            {
+                "round": rnd,
+                "opponent": opponent(other),
+                "rating_before": before,
+                "opponent_rating": rating,
+                "result": RESULT_TEXT.get(hp, hp),
+                "score": SCORE_TEXT.get(hp, hp),
+                "lrp": lrp_text(before - rating),
+                "delta": delta,
+            }
+            for rnd, other, before, rating, hp, delta in lines
+        ]
+    return [
+        {
+            "round": rnd,
+            "opponent": opponent(other),
+            "opponent_rating": rating,
+            "result": RESULT_TEXT.get(hp, hp),
+            "score": SCORE_TEXT.get(hp, hp),
+        }
+        for rnd, other, rating, hp, *_ in lines
+    ]
 
 
 def _hundredths(cents: int) -> str:

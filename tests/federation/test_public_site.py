@@ -233,6 +233,19 @@ class PublicSiteTestCase(TestCase):
         first = report["players"][0]
         assert "orr" in first and "Yavg" in first["orr"]["details"]
         assert len(first["rounds"]) == self.first.rounds
+        # Game by game, opponents by federation id, the same numbers as the player's calculation page.
+        girl = next(row for row in report["players"] if row["federation_id"] == self.girl.federation_id)
+        page = self.client.get(reverse("tournaments:player_calculation", args=[self.first.pk, self.girl.pk]))
+        for system in ("orr", "mchess", "playchess"):
+            shown = page.context[f"{system}_lines"]
+            assert [line["opponent"] for line in girl[system]["games"]] == [
+                line["opponent"].federation_id for line in shown
+            ]
+            assert [line["score"] for line in girl[system]["games"]] == [line["score"] for line in shown]
+        assert {"pd", "dr", "opponent_rating", "earlier"} <= set(girl["orr"]["games"][0])
+        assert {"lrp", "delta", "rating_before"} <= set(girl["mchess"]["games"][0])
+        with self.assertNumQueries(4):  # the tournament, participants, games, changes
+            self.client.get(f"/api/tournaments/{self.first.pk}/")
         self.assertContains(self.client.get("/api/"), "/api/lists/")
 
     # --- Languages ------------------------------------------------------------------------------
