@@ -128,14 +128,19 @@ def calculation_lines(system: str, lines: list, opponent) -> list[dict]:
     from ratings.engines.mchess import lrp_text
     from ratings.models import System
 
+    def game(rnd, other, rating, hp) -> dict:
+        return {
+            "round": rnd,
+            "opponent": opponent(other),
+            "opponent_rating": rating,
+            "result": RESULT_TEXT.get(hp, hp),
+            "score": SCORE_TEXT.get(hp, hp),
+        }
+
     if system == System.ORR:
         return [
             {
-                "round": rnd,
-                "opponent": opponent(other),
-                "opponent_rating": rating,
-                "result": RESULT_TEXT.get(hp, hp),
-                "score": SCORE_TEXT.get(hp, hp),
+                **game(rnd, other, rating, hp),
                 "pd": _hundredths(pd),
                 "dr": _hundredths(50 * hp - pd),
                 "earlier": bool(rest and rest[0]),
@@ -144,28 +149,10 @@ def calculation_lines(system: str, lines: list, opponent) -> list[dict]:
         ]
     if system == System.MCHESS:
         return [
-            {
-                "round": rnd,
-                "opponent": opponent(other),
-                "rating_before": before,
-                "opponent_rating": rating,
-                "result": RESULT_TEXT.get(hp, hp),
-                "score": SCORE_TEXT.get(hp, hp),
-                "lrp": lrp_text(before - rating),
-                "delta": delta,
-            }
+            {**game(rnd, other, rating, hp), "rating_before": before, "lrp": lrp_text(before - rating), "delta": delta}
             for rnd, other, before, rating, hp, delta in lines
         ]
-    return [
-        {
-            "round": rnd,
-            "opponent": opponent(other),
-            "opponent_rating": rating,
-            "result": RESULT_TEXT.get(hp, hp),
-            "score": SCORE_TEXT.get(hp, hp),
-        }
-        for rnd, other, rating, hp, *_ in lines
-    ]
+    return [game(rnd, other, rating, hp) for rnd, other, rating, hp, *_ in lines]
 
 
 def _hundredths(cents: int) -> str:
