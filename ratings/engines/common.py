@@ -88,9 +88,7 @@ def round_half_up(value: int | Fraction | Decimal | float) -> int:
     if kind is int:
         return value
     if kind is Fraction:
-        numerator, denominator = value.numerator, value.denominator  # the denominator is positive
-        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
-        return magnitude if numerator >= 0 else -magnitude
+        return round_ratio(value.numerator, value.denominator)  # the denominator is positive
     if kind is float:
         if not math.isfinite(value):
             raise ValueError(f"cannot round {value}")
@@ -117,9 +115,7 @@ def round_ratio(numerator: int, denominator: int) -> int:
 def round_to(value: Fraction | Decimal | float | int, places: int) -> Decimal:
     """Round half away from zero to `places` decimals, as a Decimal (for display and storage)."""
     if isinstance(value, Fraction):
-        numerator, denominator = value.numerator * 10**places, value.denominator
-        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
-        return Decimal(magnitude if numerator >= 0 else -magnitude).scaleb(-places)
+        return Decimal(round_ratio(value.numerator * 10**places, value.denominator)).scaleb(-places)
     if isinstance(value, float):
         text = repr(value)
         _, dot, decimals = text.partition(".")

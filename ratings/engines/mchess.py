@@ -32,6 +32,7 @@ from ratings.engines.common import (
     PlayerId,
     rated_games,
     round_half_up,
+    round_ratio,
 )
 
 FLOOR = 0
@@ -63,8 +64,7 @@ def game_change(weight: int, higher: int, lower: int, lower_half_points: int) ->
     """
     denominator = 2 * (2 * _SCALE + (higher - lower) ** 2)
     numerator = weight * (lower_half_points * (2 * _SCALE + (higher - lower) ** 2) - 2 * _SCALE)
-    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
-    return magnitude if numerator >= 0 else -magnitude
+    return round_ratio(numerator, denominator)
 
 
 # tuple.__new__ builds a named tuple without the Python frame of its __new__: two million of them

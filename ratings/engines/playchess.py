@@ -30,6 +30,7 @@ from ratings.engines.common import (
     half_points_text,
     log10_rational,
     round_half_up,
+    round_ratio,
     round_to,
 )
 
@@ -81,11 +82,7 @@ def rounded_provisional_rating(opponents_sum: int, games: int, half_points: int)
     """round(Rp), as round_half_up(provisional_rating(...)) gives it, without building the Fraction
     (whose normalising gcd was most of a provisional player's cost)."""
     rp = _provisional_rating_terms(opponents_sum, games, half_points)
-    if isinstance(rp, tuple):
-        numerator, denominator = rp
-        magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
-        return magnitude if numerator >= 0 else -magnitude
-    return round_half_up(rp)
+    return round_ratio(*rp) if isinstance(rp, tuple) else round_half_up(rp)
 
 
 def _provisional_rating_terms(opponents_sum: int, games: int, half_points: int) -> tuple[int, int] | float:
