@@ -122,23 +122,11 @@ def player(request, federation_id: int):
     )
 
 
-def _game_lines(change) -> list:
-    lines = change.details.get("games") or []
-    return lines if all(isinstance(line, list) for line in lines) else []  # rated before lines were kept
-
-
-def _federation_ids(rows) -> dict:
+def _federation_ids(rows, game_lines) -> dict:
     """Player id -> federation id for every opponent in the report's game lines: the participants,
     and in one more query the opponents of earlier games a provisional ORR rating still counts."""
     known = {row["player"].pk: row["player"].federation_id for row in rows}
-    others = {
-        line[1]
-        for row in rows
-        for system in ("orr", "mchess", "playchess")
-        if row[system] is not None
-        for line in _game_lines(row[system])
-        if line[1] is not None and line[1] not in known
-    }
+    others = {line[1] for lines in game_lines for line in lines if line[1] is not None and line[1] not in known}
     if others:
         known.update(Player.objects.filter(pk__in=others).values_list("pk", "federation_id"))
     return known
@@ -148,7 +136,13 @@ def _federation_ids(rows) -> dict:
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)
-    federation_ids = _federation_ids(report["rows"])
+    game_lines = {
+        change.pk: tournament_selectors.stored_game_lines(change) or []
+        for row in report["rows"]
+        for change in (row["orr"], row["mchess"], row["playchess"])
+        if change is not None
+    }
+    federation_ids = _federation_ids(report["rows"], game_lines.values())
     rows = []
     for row in report["rows"]:
         entry = {
@@ -173,7 +167,7 @@ def tournament(request, pk: int):
                     "games": [
                         {key: value for key, value in line.items() if key != "result"}
                         for line in tournament_selectors.calculation_lines(
-                            system, _game_lines(change), federation_ids.get
+                            system, game_lines[change.pk], federation_ids.get
                         )
                     ],
                 }

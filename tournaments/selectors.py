@@ -88,18 +88,17 @@ def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
 
     participant = get_object_or_404(tournament.participants.select_related("player"), player_id=player_id)
     changes = {c.system: c for c in RatingChange.objects.filter(tournament=tournament, player_id=player_id)}
-    lines = {system: change.details.get("games") or [] for system, change in changes.items()}
-    # Stored as arrays (engine field order); tournaments rated before that kept objects.
-    complete = all(isinstance(line, list) for rows in lines.values() for line in rows)
-    if not complete:
-        lines = {system: [] for system in lines}
+    stored = {system: stored_game_lines(change) for system, change in changes.items()}
+    complete = None not in stored.values()
+    lines = {system: rows if complete else [] for system, rows in stored.items()}
     opponents = {line[1] for rows in lines.values() for line in rows if line[1] is not None}
     names = Player.objects.only("id", "federation_id", "family_name", "given_names").in_bulk(opponents)
 
     def opponent(player_id):
         return names.get(player_id) if player_id is not None else None
 
-    orr = calculation_lines(System.ORR, lines.get(System.ORR, []), opponent)
+    orr_lines = lines.get(System.ORR, [])
+    orr = calculation_lines(System.ORR, orr_lines, opponent)
     mchess = calculation_lines(System.MCHESS, lines.get(System.MCHESS, []), opponent)
     playchess = calculation_lines(System.PLAYCHESS, lines.get(System.PLAYCHESS, []), opponent)
     return {
@@ -113,13 +112,20 @@ def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
         "playchess_lines": playchess,
         "complete": complete,
         "orr_totals": {
-            "pd": _hundredths(sum(line[4] for line in lines.get(System.ORR, []))),
-            "dr": _hundredths(sum(50 * line[3] - line[4] for line in lines.get(System.ORR, []))),
+            "pd": _hundredths(sum(line[4] for line in orr_lines)),
+            "dr": _hundredths(sum(50 * line[3] - line[4] for line in orr_lines)),
         },
     }
 
 
 SCORE_TEXT = {2: "1", 1: "0.5", 0: "0"}
+
+
+def stored_game_lines(change) -> list | None:
+    """A rating change's game lines as stored (arrays in the engine's field order), or None for a
+    tournament rated before they were kept that way (objects then)."""
+    lines = change.details.get("games") or []
+    return lines if all(isinstance(line, list) for line in lines) else None
 
 
 def calculation_lines(system: str, lines: list, opponent) -> list[dict]:
