@@ -56,7 +56,33 @@ def ranked(queryset):
     return queryset.annotate(place=Window(Rank(), order_by=F("rating").desc())).order_by("-rating", "player_id")
 
 
-class RankedFew(Sequence):
+class _Ranked(Sequence):
+    """Rows in rank order, read a page at a time: a subclass gives the page's (pk, place) pairs."""
+
+    _queryset: QuerySet
+
+    def _page(self, index: slice) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            # The page's rows, in its order, each told its place.
+            chosen = self._page(index)
+            found = self._queryset.in_bulk([pk for pk, _ in chosen])
+            page = []
+            for pk, place in chosen:
+                row = found[pk]
+                row.place = place
+                page.append(row)
+            return page
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self[index : index + 1][0]
+
+
+class RankedFew(_Ranked):
     """A list that filters cut to a few rows, ranked in Python, its pages read by primary key.
 
     Asked for the first page ordered by rating, PostgreSQL walks the list's index from the top
@@ -88,17 +114,11 @@ class RankedFew(Sequence):
     def __len__(self) -> int:
         return len(self._rows)
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return _with_places(self._queryset, self._rows[index])
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return self[index : index + 1][0]
+    def _page(self, index: slice) -> list[tuple[int, int]]:
+        return self._rows[index]
 
 
-class RankedPage(Sequence):
+class RankedPage(_Ranked):
     """A long list ranked by the database, a page at a time: the page's (id, place) pairs read off
     the list's index alone, then those rows with their players.
 
@@ -113,25 +133,8 @@ class RankedPage(Sequence):
     def __len__(self) -> int:
         return self._total
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return _with_places(self._queryset, list(ranked(self._queryset).values_list("pk", "place")[index]))
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        return self[index : index + 1][0]
-
-
-def _with_places(queryset, chosen: list[tuple[int, int]]) -> list:
-    """The rows of (pk, place) pairs, in that order, each told its place."""
-    found = queryset.in_bulk([pk for pk, _ in chosen])
-    page = []
-    for pk, place in chosen:
-        row = found[pk]
-        row.place = place
-        page.append(row)
-    return page
+    def _page(self, index: slice) -> list[tuple[int, int]]:
+        return list(ranked(self._queryset).values_list("pk", "place")[index])
 
 
 def list_rows(queryset, *, by_rating: bool = True) -> tuple[Sequence | QuerySet, int]:
