@@ -41,23 +41,11 @@ def rating_list(request, system: str):
     page = CountedPaginator(ranked, PAGE_SIZE, total=total).get_page(request.GET.get("page"))
     results = []
     for row in page.object_list:
-        player = row.player
         results.append(
             {
-                "rank": row.place,
-                "federation_id": player.federation_id,
-                "name": player.full_name,
-                "latin_name": player.latin_name,
-                "birth_year": player.birth_year,
-                "sex": player.sex or None,
-                "fide_id": player.fide_id,
-                "club": player.club.name if player.club_id else None,
-                "region": player.region.name if player.region_id else None,
-                "rating": row.rating,
-                "provisional": row.provisional,
-                "games": row.games,
-                "last_played": getattr(row, "last_played", None),
-                "url": request.build_absolute_uri(player.get_absolute_url()),
+                **rating_selectors.list_row(row),
+                "latin_name": row.player.latin_name,
+                "url": request.build_absolute_uri(row.player.get_absolute_url()),
             }
         )
     return _json(

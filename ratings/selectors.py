@@ -213,25 +213,30 @@ def list_export_rows(*, system: str, queryset=None) -> list[dict]:
     """A list (by default the whole live list of `system`) as plain rows, in list order (one query)."""
     rows = []
     for rating in ranked(queryset if queryset is not None else live_list(system=system)):
-        player = rating.player
-        last_played = getattr(rating, "last_played", None)
-        rows.append(
-            {
-                "rank": rating.place,
-                "federation_id": player.federation_id,
-                "name": player.full_name,
-                "birth_year": player.birth_year,
-                "sex": player.sex or None,
-                "fide_id": player.fide_id,
-                "club": player.club.name if player.club_id else None,
-                "region": player.region.name if player.region_id else None,
-                "rating": rating.rating,
-                "provisional": rating.provisional,
-                "games": rating.games,
-                "last_played": last_played.isoformat() if last_played else None,
-            }
-        )
+        row = list_row(rating)
+        row["last_played"] = row["last_played"].isoformat() if row["last_played"] else None
+        rows.append(row)
     return rows
+
+
+def list_row(rating) -> dict:
+    """One ranked row of a list (live or published, its player, club and region selected) as plain
+    values: what the downloads and the API give of it."""
+    player = rating.player
+    return {
+        "rank": rating.place,
+        "federation_id": player.federation_id,
+        "name": player.full_name,
+        "birth_year": player.birth_year,
+        "sex": player.sex or None,
+        "fide_id": player.fide_id,
+        "club": player.club.name if player.club_id else None,
+        "region": player.region.name if player.region_id else None,
+        "rating": rating.rating,
+        "provisional": rating.provisional,
+        "games": rating.games,
+        "last_played": getattr(rating, "last_played", None),  # published lists have none
+    }
 
 
 def home_top_lists(*, size: int = 10, reference=None) -> list[dict]:
