@@ -367,9 +367,7 @@ class Replay:
             if standing is None:
                 state = orr.OrrState()
             else:
-                stored = standing.stored
-                if stored and type(stored[0]) is not orr.StoredGame:  # read back from the database
-                    stored = tuple(orr.StoredGame(*g) for g in stored)
+                stored = _records(standing.stored, orr.StoredGame)
                 state = orr.OrrState(
                     standing.rating, standing.provisional, stored, standing.tournaments if standing.provisional else 0
                 )
@@ -476,10 +474,7 @@ class Replay:
             if standing is None:
                 state = pc.PlayChessState()
             else:
-                history = standing.stored
-                if history and type(history[0]) is not pc.PlayedGame:  # read back from the database
-                    history = tuple(pc.PlayedGame(*g) for g in history)
-                state = pc.PlayChessState(standing.rating, standing.games, history)
+                state = pc.PlayChessState(standing.rating, standing.games, _records(standing.stored, pc.PlayedGame))
             inputs.append(
                 pc.PlayChessParticipant(
                     p.player_id, state, fide_rating=self.approved_fide(p.player_id, tournament.start_date)
@@ -597,6 +592,14 @@ class Replay:
 
 
 _SCORES = [Decimal(n) / 2 for n in range(64)]
+
+
+def _records(stored: tuple, record: type) -> tuple:
+    """A standing's stored games as the engine's named tuples: read back from the database they
+    are lists; kept from the engine in this replay they already are."""
+    if stored and type(stored[0]) is not record:
+        return tuple(record(*game) for game in stored)
+    return stored
 
 
 def _override(system: str, standing: Standing, value: int) -> None:
