@@ -133,7 +133,8 @@ def replay_logs(path) -> list[str]:
     """The worker's own account of each rating of the whole history (the replay logs its phases)."""
     lines = [line for line in path.read_text(errors="replace").splitlines() if "replayed" in line]
     phases = [line.split("replayed", 1)[1].strip() for line in lines]
-    return [phase for phase in phases if phase.split(" ", 1)[0].isdigit() and int(phase.split(" ", 1)[0]) >= 1000]
+    # "10000 events, ...": the whole history, not the small runs of the upload measure.
+    return [phase for phase in phases if (count := phase.split(" ", 1)[0]).isdigit() and int(count) >= 1000]
 
 
 def floor(changes: int) -> tuple[float, float]:

@@ -7,7 +7,6 @@ auto_now/auto_now_add timestamps with one "now", other defaults with their value
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -36,7 +35,7 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Iterable[
             sql.SQL(", ").join(sql.Identifier(fields[name].column) for name in (*columns, *extra_columns)),
         )
         extra = tuple(
-            json.dumps(value) if isinstance(fields[name], models.JSONField) else value
+            json_text(value) if isinstance(fields[name], models.JSONField) else value
             for name, value in zip(extra_columns, extra_values, strict=True)
         )
         # A background thread sends while this one formats: the server ingests in parallel.
@@ -92,22 +91,17 @@ class CopyStream:
         self.write: Callable[[Sequence], None] = self._closed
         self.raw: Callable[[bytes], None] | None = None
         self._json_columns = json_columns
-        self._extra_text = "".join("\t" + _text(value) for value in extra)
-        self.json_text = json_text
+        # The columns filled in for every row (created_at, ...) and the newline: every line's end.
+        self.line_end = "".join("\t" + _text(value) for value in extra) + "\n"
 
     def text_line(self, row: Sequence) -> str:
         json_columns = self._json_columns
         fields = []
         for index, value in enumerate(row):
             if index in json_columns and value is not None:
-                value = self.json_text(value)
+                value = json_text(value)
             fields.append(_text(value))
-        return "\t".join(fields) + self._extra_text + "\n"
-
-    @property
-    def extra_text(self) -> str:
-        """The columns filled in for every row (created_at, ...), as a text line's tail: "\t..."."""
-        return self._extra_text
+        return "\t".join(fields) + self.line_end
 
     @staticmethod
     def _closed(row) -> None:
@@ -154,7 +148,7 @@ def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str
     extra_columns, extra_values = _filled_in(model, columns)
     json_columns = [index for index, name in enumerate(columns) if isinstance(fields[name], models.JSONField)]
     extra = tuple(
-        json.dumps(value) if isinstance(fields[name], models.JSONField) else value
+        json_text(value) if isinstance(fields[name], models.JSONField) else value
         for name, value in zip(extra_columns, extra_values, strict=True)
     )
     stream = CopyStream(json_columns, extra)
@@ -180,7 +174,6 @@ def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str
         sql.Identifier(table or model._meta.db_table),
         sql.SQL(", ").join(sql.Identifier(fields[name].column) for name in (*columns, *extra_columns)),
     )
-    dumps = stream.json_text
     with connection.cursor() as cursor:
         raw = cursor.cursor
         with raw.copy(statement, writer=QueuedLibpqWriter(raw)) as copy:
@@ -191,7 +184,7 @@ def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str
                     row = list(row)
                     for index in json_columns:
                         if row[index] is not None:
-                            row[index] = dumps(row[index])
+                            row[index] = json_text(row[index])
                     write_row((*row, *extra))
 
             else:

@@ -54,9 +54,7 @@ def env_int(name: str, default: int, *, minimum: int | None = None, environ_=Non
         number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
-    if minimum is not None and number < minimum:
-        raise ImproperlyConfigured(f"{name}={number} is below the minimum of {minimum}")
-    return number
+    return _at_least(name, number, minimum)
 
 
 def env_float(name: str, default: float, *, minimum: float | None = None, environ_=None) -> float:
@@ -69,6 +67,10 @@ def env_float(name: str, default: float, *, minimum: float | None = None, enviro
         number = math.nan
     if math.isnan(number) or math.isinf(number):
         raise ImproperlyConfigured(f"{name}={value!r} is not a number")
+    return _at_least(name, number, minimum)
+
+
+def _at_least(name: str, number, minimum):
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={number} is below the minimum of {minimum}")
     return number

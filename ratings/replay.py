@@ -700,7 +700,7 @@ def _run_split(replay: Replay, events, participants, games, stream) -> None:
     """ORR in a forked child, Mchess and PlayChess here, both on the same events, in parallel."""
     from ratings.forked import Child
 
-    tail = stream.extra_text + "\n"
+    tail = stream.line_end
 
     def rate_orr(write_line):
         replay.systems = (System.ORR,)
@@ -763,7 +763,7 @@ def change_line(row: tuple, tail: str) -> str:
 
 def _line_writer(stream) -> tuple[Callable[[tuple], None], Callable[[], None]]:
     """write(row) and flush() sending RatingChange rows to a PostgreSQL COPY as text, in blocks."""
-    tail = stream.extra_text + "\n"
+    tail = stream.line_end
     block: list[str] = []
     send = stream.raw
 

@@ -204,7 +204,7 @@ def _gcr_write(players) -> None:
                     )
                 )
             return
-        tail = stream.extra_text + "\n"
+        tail = stream.line_end
         system = System.GCR.value
         stream.raw(
             "".join(

@@ -11,7 +11,7 @@ from ratings.replay import CHANGE_COLUMNS, change_line
 
 CREATED = datetime.datetime(2026, 11, 21, 12, 0, tzinfo=datetime.UTC)
 STREAM = CopyStream([CHANGE_COLUMNS.index("details")], (CREATED,))
-TAIL = STREAM.extra_text + "\n"
+TAIL = STREAM.line_end
 
 texts = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 json_values = st.recursive(
