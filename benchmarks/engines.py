@@ -2,7 +2,7 @@
 
     python -m benchmarks.engines [--games 1000000] [--players 100000] [--seed 1]
 
-Targets (../shared/spec/design.md): a 300-player, 9-round Swiss rated by ORR in under
+Targets (docs/rules/design.md): a 300-player, 9-round Swiss rated by ORR in under
 50 ms; GCR over 1,000,000 games in under 10 s; Mchess and PlayChess over 1,000,000 games
 in under 5 s each. Timings are wall-clock on this machine, best of several runs for the
 small case, one run for the large ones; data generation is not timed.

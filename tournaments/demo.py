@@ -1,4 +1,4 @@
-"""A demo federation for `make run`: the complete real files of ../shared/examples and a
+"""A demo federation for `make run`: the complete real files of examples/ (this repository) and a
 generated season of children's tournaments, every one uploaded, confirmed and rated
 through the real pipeline (importer, preview, confirmation, rating runs)."""
 

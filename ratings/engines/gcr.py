@@ -1,4 +1,4 @@
-"""Game Courier Ratings, as ../shared/spec/gcr.md defines them: holistic, recomputed from
+"""Game Courier Ratings, as docs/rules/gcr.md defines them: holistic, recomputed from
 scratch over every rated played game each time.
 
 Players are ordered by games, wins and distinct opponents (all descending), then id.

@@ -1,4 +1,4 @@
-"""Mchess: a modified Elo on a scale of about 10 x FIDE (../shared/spec/mchess-playchess.md).
+"""Mchess: a modified Elo on a scale of about 10 x FIDE (docs/rules/mchess-playchess.md).
 
 Per game, with Rh >= Rl and S the lower-rated player's score:
 

@@ -1,4 +1,4 @@
-"""ORR — the Open Russian Rating, exactly as ../shared/spec/orr.md defines it.
+"""ORR — the Open Russian Rating, exactly as docs/rules/orr.md defines it.
 
 One call rates one tournament: `rate_tournament(OrrTournament) -> OrrTournamentResult`.
 The input carries each participant's ORR state at the tournament's start (rating,

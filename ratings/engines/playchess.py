@@ -1,4 +1,4 @@
-"""PlayChess: the ICCF/IECG-style scheme of ../shared/spec/mchess-playchess.md.
+"""PlayChess: the ICCF/IECG-style scheme of docs/rules/mchess-playchess.md.
 
     P(D) = 1 / (1 + 10^(-D/400))                 performance probability
     D(p) = -400 lg((1 - p) / p), D(0) = -800, D(1) = 800

@@ -1,4 +1,4 @@
-"""Every rule and vector of ../shared/spec/orr.md, with the specification's own numbers."""
+"""Every rule and vector of docs/rules/orr.md, with the specification's own numbers."""
 
 import datetime
 from fractions import Fraction

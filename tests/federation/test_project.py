@@ -30,6 +30,7 @@ def test_it_configures_celery_for_json_and_safe_retries():
 
 
 def test_it_schedules_the_monthly_jobs_in_one_place():
+    app.loader.import_default_modules()  # the tasks register when their modules load (alone, nothing has yet)
     schedule = app.conf.beat_schedule
     penalty = schedule["mchess-inactivity-penalty"]
     assert penalty["task"] == "ratings.tasks.mchess_monthly_penalty"
@@ -71,3 +72,23 @@ def test_it_keeps_private_files_out_of_static_and_media():
     assert private["base_url"] is None
     assert str(private["location"]) != str(settings.MEDIA_ROOT)
     assert str(settings.STATIC_ROOT) not in str(private["location"])
+
+
+def test_it_stands_alone_reading_nothing_beside_the_repository():
+    """The code, tests and demo read their files from the repository, never from the folder beside it
+    (.ci/run proves it by running the suite from a clone in an empty temporary folder)."""
+    import re
+    import subprocess
+
+    root = settings.BASE_DIR
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    pattern = re.compile(r"""parents?\[?\d*\]?\s*/\s*["']shared["']|\.\./shared|["']\.\.["']\s*/\s*["']shared""")
+    offenders = []
+    for name in tracked:
+        if name.endswith((".py", "Makefile", ".cfg", ".toml")) and name != "tests/federation/test_project.py":
+            text = (root / name).read_text(errors="replace")
+            offenders += [f"{name}: {line.strip()}" for line in text.splitlines() if pattern.search(line)]
+    assert offenders == []
+    assert (root / "examples" / "karl-mala-2005.trf").is_file()
+    assert (root / "examples" / "README.md").read_text().count("MIT") >= 5  # every file's source and licence
+    assert (root / "docs" / "rules" / "orr.md").is_file()

@@ -9,11 +9,11 @@ import openpyxl
 
 from tournaments.importers.trf import format_player_line
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def example(name: str) -> bytes:
-    """A real file of ../shared/examples, exactly as it is."""
+    """A real file of examples/ (this repository), exactly as it is."""
     return (EXAMPLES / name).read_bytes()
 
 

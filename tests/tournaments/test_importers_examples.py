@@ -1,4 +1,4 @@
-"""The real files of ../shared/examples behave as their README rows say (files used as they are)."""
+"""The real files of examples/ behave as their README rows say (files used as they are)."""
 
 import datetime
 from collections import Counter

@@ -21,7 +21,7 @@ class Command(BaseCommand):
     help = "Load the demo federation: the complete example files and a children's season, all rated."
 
     def add_arguments(self, parser):
-        parser.add_argument("--examples", default=None, help="folder of the example files (../shared/examples)")
+        parser.add_argument("--examples", default=None, help="folder of the example files (examples/ of this repository)")
 
     def handle(self, *args, examples, **options):
         if Tournament.objects.exists():
@@ -29,7 +29,7 @@ class Command(BaseCommand):
             return
         from django.conf import settings
 
-        folder = settings.BASE_DIR.parent / "shared" / "examples" if examples is None else examples
+        folder = settings.BASE_DIR / "examples" if examples is None else examples
         ensure_roles(Group, Permission)
         arbiter, _ = get_user_model().objects.get_or_create(username="demo-arbiter", defaults={"first_name": "Demo"})
         arbiter.set_unusable_password()
