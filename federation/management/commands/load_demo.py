@@ -21,7 +21,7 @@ class Command(BaseCommand):
     help = "Load the demo federation: the complete example files and a children's season, all rated."
 
     def add_arguments(self, parser):
-        parser.add_argument("--examples", default=None, help="folder of the example files (examples/ of this repository)")
+        parser.add_argument("--examples", default=None, help="folder of the example files (examples/)")
 
     def handle(self, *args, examples, **options):
         if Tournament.objects.exists():
