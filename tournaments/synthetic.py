@@ -70,15 +70,12 @@ def _due(history: list[str]) -> str | None:
     return None
 
 
-def _compatible(a: list[str], b: list[str]) -> bool:
-    due_a, due_b = _due(a), _due(b)
-    return due_a is None or due_b is None or due_a != due_b
-
-
 def _pairing(order: list[int], met: set, colours: dict[int, list[str]], *, strict: bool) -> list | None:
     """Pairs for the ranked `order` without a repeated game (and, if strict, without a colour
     clash), found depth first from the top; None if there is none within the search budget."""
     budget = [20000]
+    # Each player's due colour, once a round: two players due the same colour cannot meet.
+    due = {player: _due(colours[player]) for player in order} if strict else {}
 
     def search(left: list[int]) -> list | None:
         if not left:
@@ -88,7 +85,9 @@ def _pairing(order: list[int], met: set, colours: dict[int, list[str]], *, stric
             return None
         first, rest = left[0], left[1:]
         for index, partner in enumerate(rest):
-            if (first, partner) in met or (strict and not _compatible(colours[first], colours[partner])):
+            if (first, partner) in met:
+                continue
+            if strict and due[first] is not None and due[first] == due[partner]:
                 continue
             tail = search(rest[:index] + rest[index + 1 :])
             if tail is not None:
