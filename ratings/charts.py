@@ -102,12 +102,14 @@ def rating_chart(history: list[Event], height: int = HEIGHT) -> Chart | None:
     y_ticks = [(_number(y(value)), str(value)) for value in range(start, int(high) + 1, step)]
     x_ticks = []
     for day, label in _date_ticks(history[0].date, history[-1].date):
-        position = x(day)
-        anchor = "start" if position < 8 else "end" if position > 92 else "middle"
-        x_ticks.append((_percent(position), label, anchor))
-    # On a phone only every other date is shown when there are more than three.
-    minor_from = 1 if len(x_ticks) > 3 else len(x_ticks)
-    x_ticks = [(px, label, anchor, i >= minor_from and i % 2 == 1) for i, (px, label, anchor) in enumerate(x_ticks)]
+        # Centred under its date even at the edges: the plot keeps a margin and lets text overflow
+        # into it, and a label pushed sideways runs into its neighbour on a phone.
+        x_ticks.append((_percent(x(day)), label, "middle"))
+    # A phone's chart is some 300 pixels wide: it has room for five months ("2025-11") or three
+    # days ("2025-11-03"); beyond that it shows every other date.
+    room = 3 if any(len(label) > 7 for _, label, _ in x_ticks) else 5
+    crowded = len(x_ticks) > room
+    x_ticks = [(px, label, anchor, crowded and i % 2 == 1) for i, (px, label, anchor) in enumerate(x_ticks)]
     description = ", ".join(f"{event.date:%Y-%m-%d} {event.rating}" for event in history[-12:])
     rows = []
     previous = None

@@ -113,7 +113,7 @@ class PlayerPageTestCase(BaseTestCase):
         assert gcr.last_played is None  # GCR keeps no dates of its own
         html = self.page().content.decode()
         card = html[html.index('id="rating-gcr"') :]
-        assert f"last played {self.tournaments[2].end_date:%Y-%m-%d}" in card
+        assert f'last played <span class="nowrap">{self.tournaments[2].end_date:%Y-%m-%d}</span>' in card
 
     # --- 4. Games, links, plurals, the prompt, queries ---------------------------------------------
 
