@@ -157,7 +157,7 @@ class PlayerPageTestCase(BaseTestCase):
         assert "Provisional: 1 more game until established" in html
         assert "0 more" not in html
         html = self.page(HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-        assert "до устоявшегося рейтинга: ещё 1 партия" in html
+        assert "Неустоявшийся: ещё 1 партия до устоявшегося рейтинга" in html
 
     def test_it_offers_the_fide_import_only_where_it_makes_sense(self):
         apply = 'id="apply-fide-import"'
