@@ -57,3 +57,14 @@ def follow_of(*, user, player: Player):
     if not user.is_authenticated:
         return None
     return Follow.objects.filter(user=user, player=player).first()
+
+
+def may_apply_for_fide_import(*, player: Player, fide_import: dict) -> bool:
+    """Whether the player page offers to apply for a FIDE-rating import: for a person (a computer
+    has no FIDE rating) whose FIDE rating was not imported yet and for whom no application waits.
+
+    A FIDE id is not asked for: many children get theirs after their first rated tournament and
+    the application brings it; an adult already rated is offered it too, since the admin may
+    choose to replace his ratings.
+    """
+    return not player.is_computer and not fide_import["approved"] and not fide_import["pending"]

@@ -1,6 +1,6 @@
 from django.shortcuts import redirect, render
 
-from players.selectors import follow_of, player_by_federation_id
+from players.selectors import follow_of, may_apply_for_fide_import, player_by_federation_id
 from ratings import selectors as rating_selectors
 from tournaments import selectors as tournament_selectors
 
@@ -10,10 +10,12 @@ def player_detail(request, federation_id: int):
     if player.merged_into_id:
         # A merged duplicate keeps its address: old links lead to the record that replaced it.
         return redirect(player.merged_into)
+    page = rating_selectors.player_page(player=player)
     context = {
         "player": player,
         "follow": follow_of(user=request.user, player=player),
-        **rating_selectors.player_page(player=player),
-        "games": tournament_selectors.player_games(player=player),
+        **page,
+        "games": tournament_selectors.player_games(player=player, changes=page["changes"]),
+        "may_apply": may_apply_for_fide_import(player=player, fide_import=page["fide_import"]),
     }
     return render(request, "players/detail.html", context)

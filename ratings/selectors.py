@@ -168,45 +168,191 @@ def player_history(*, player) -> QuerySet[RatingChange]:
 
 
 def player_page(*, player) -> dict:
-    """Everything the player page shows, in a fixed number of queries."""
+    """Everything the player page shows, in a fixed number of queries (whatever his history)."""
     from ratings.charts import rating_chart
-    from ratings.engines.orr import ESTABLISHED_GAMES, ESTABLISHED_TOURNAMENTS
-    from ratings.engines.playchess import ESTABLISHED_GAMES as PLAYCHESS_GAMES
-    from ratings.models import InactivityPenalty, System
+    from ratings.models import System
 
     current = player_ratings(player=player)
     changes = list(player_history(player=player))
+    imports = fide_imports(player=player)
+    events = player_events(player=player, changes=changes, imports=imports)
+    ratings = []
+    for value, label in System.choices:
+        rating = current.get(value)
+        if value == System.GCR and rating is not None and rating.last_played is None:
+            # GCR is recomputed as a whole and keeps no dates: the last game it counted is his
+            # latest played game of a tournament rated in GCR.
+            rating.last_played = gcr_last_played(player=player)
+        chart = rating_chart(events[value]) if value != System.GCR else None
+        left = provisional_left(rating, value)
+        ratings.append({"system": value, "label": label, "rating": rating, "left": left, "chart": chart})
+    return {
+        "ratings": ratings,
+        "tournaments": history_rows(changes=changes, imports=imports),
+        "changes": changes,
+        "fide_import": imports,
+    }
+
+
+def provisional_left(rating, system: str) -> str:
+    """What is left until a provisional rating is established, in words ("4 more games and 1 more
+    tournament"), or "" when nothing is left to say."""
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    from ratings.engines.orr import ESTABLISHED_GAMES, ESTABLISHED_TOURNAMENTS
+    from ratings.engines.playchess import ESTABLISHED_GAMES as PLAYCHESS_GAMES
+    from ratings.models import System
+
+    if rating is None or not rating.provisional:
+        return ""
+    tournaments = 0
+    if system == System.ORR:
+        games = max(0, ESTABLISHED_GAMES - len(rating.state.get("stored", [])))
+        tournaments = max(0, ESTABLISHED_TOURNAMENTS - rating.tournaments)
+    elif system == System.PLAYCHESS:
+        games = max(0, PLAYCHESS_GAMES - rating.games)
+    else:
+        return ""
+    parts = []
+    if games:
+        parts.append(ngettext("%(n)s more game", "%(n)s more games", games) % {"n": games})
+    if tournaments:
+        parts.append(ngettext("%(n)s more tournament", "%(n)s more tournaments", tournaments) % {"n": tournaments})
+    if not parts:
+        return ""
+    if len(parts) == 2:
+        return _("%(games)s and %(tournaments)s until established") % {"games": parts[0], "tournaments": parts[1]}
+    return _("%(left)s until established") % {"left": parts[0]}
+
+
+def fide_imports(*, player) -> dict:
+    """The player's approved FIDE-rating imports (the ratings they set, with the FIDE rating and list
+    month of the application approved) and whether an application waits: two queries."""
+    from django.utils import timezone
+
+    from players.models import FideImportApplication
+    from ratings.models import RatingOverride
+
+    overrides = list(RatingOverride.objects.filter(player=player).order_by("effective", "id"))
+    applications = list(
+        FideImportApplication.objects.filter(
+            player=player,
+            status__in=[FideImportApplication.Status.APPROVED, FideImportApplication.Status.PENDING],
+        )
+        .only("status", "fide_rating", "rating_list_month", "decided_at")
+        .order_by("decided_at", "id")
+    )
+    approved = [a for a in applications if a.status == FideImportApplication.Status.APPROVED]
+    imports = []
+    for override in overrides:
+        # An override keeps no link to its application: the one approved on its date set it.
+        application = next(
+            (a for a in approved if a.decided_at and timezone.localdate(a.decided_at) == override.effective), None
+        )
+        fide = application.fide_rating if application else override.orr or override.playchess
+        month = application.rating_list_month if application else None
+        imports.append({"override": override, "fide_rating": fide, "list_month": month})
+    return {
+        "imports": imports,
+        "approved": bool(approved or overrides),
+        "pending": any(a.status == FideImportApplication.Status.PENDING for a in applications),
+    }
+
+
+def import_label(item: dict) -> str:
+    from django.utils.translation import gettext as _
+
+    if item["list_month"]:
+        return _("FIDE rating imported: %(rating)s (list %(month)s)") % {
+            "rating": item["fide_rating"],
+            "month": f"{item['list_month']:%Y-%m}",
+        }
+    return _("FIDE rating imported: %(rating)s") % {"rating": item["fide_rating"]}
+
+
+# Events of one date in the order a re-rating applies them: a decided rating before the
+# tournaments ending that day, a month's penalty after them.
+_ORDER = {"import": 0, "tournament": 1, "penalty": 2}
+
+
+def player_events(*, player, changes, imports) -> dict[str, list]:
+    """Each system's history as chart events, oldest first: tournaments, FIDE imports, Mchess
+    inactivity penalties (one query, the penalties)."""
+    from django.urls import reverse
+    from django.utils.translation import gettext as _
+
+    from ratings.charts import IMPORT, PENALTY, TOURNAMENT, Event
+    from ratings.models import InactivityPenalty, System
+
+    keyed: dict[str, list] = {system: [] for system in System.values}
+    for change in changes:
+        tournament = change.tournament
+        url = reverse("tournaments:player_calculation", args=[tournament.pk, player.pk])
+        event = Event(tournament.end_date, change.rating_after, tournament.name, TOURNAMENT, url)
+        keyed[change.system].append(((tournament.end_date, 1, tournament.start_date, tournament.pk), event))
+    for item in imports["imports"]:
+        override = item["override"]
+        for system in (System.ORR, System.MCHESS, System.PLAYCHESS):
+            value = getattr(override, system)
+            if value is not None:
+                event = Event(override.effective, value, import_label(item), IMPORT)
+                keyed[system].append(((override.effective, 0, override.effective, override.pk), event))
+    for penalty in InactivityPenalty.objects.filter(player=player).order_by("month"):
+        event = Event(penalty.month, penalty.rating_after, _("Inactivity penalty"), PENALTY)
+        keyed[System.MCHESS].append(((penalty.month, 2, penalty.month, penalty.pk), event))
+    return {system: [event for _key, event in sorted(items, key=lambda i: i[0])] for system, items in keyed.items()}
+
+
+def history_rows(*, changes, imports) -> list[dict]:
+    """The tournaments table: one row a tournament with its change in each system, and a row for
+    each approved FIDE import with the ratings it set; newest first."""
+    from ratings.models import System
+
     by_tournament: dict[int, dict] = {}
-    series: dict[str, list] = {system: [] for system in System.values}
     for change in reversed(changes):  # oldest first
         row = by_tournament.setdefault(
-            change.tournament_id, {"tournament": change.tournament, **dict.fromkeys(System.values)}
+            change.tournament_id,
+            {"kind": "tournament", "tournament": change.tournament, **dict.fromkeys(System.values)},
         )
         row[change.system] = change
         row.setdefault("games", change.games)
         row.setdefault("score", change.score)
-        series[change.system].append((change.tournament.end_date, change.rating_after, change.tournament.name))
-    for penalty in InactivityPenalty.objects.filter(player=player).order_by("month"):
-        series[System.MCHESS].append((penalty.month, penalty.rating_after, "inactivity"))
-    series[System.MCHESS].sort(key=lambda item: item[0])
-    ratings = []
-    for value, label in System.choices:
-        rating = current.get(value)
-        left = None
-        if rating is not None and rating.provisional:
-            if value == System.ORR:
-                stored = len(rating.state.get("stored", []))
-                left = (max(0, ESTABLISHED_GAMES - stored), max(0, ESTABLISHED_TOURNAMENTS - rating.tournaments))
-            elif value == System.PLAYCHESS:
-                left = (max(0, PLAYCHESS_GAMES - rating.games), 0)
-        chart = rating_chart(series[value]) if value != System.GCR else None
-        ratings.append({"system": value, "label": label, "rating": rating, "left": left, "chart": chart})
-    tournaments = sorted(
-        by_tournament.values(),
-        key=lambda row: (row["tournament"].end_date, row["tournament"].start_date, row["tournament"].pk),
-        reverse=True,
+    rows = [
+        ((row["tournament"].end_date, 1, row["tournament"].start_date, row["tournament"].pk), row)
+        for row in by_tournament.values()
+    ]
+    for item in imports["imports"]:
+        override = item["override"]
+        row = {
+            "kind": "import",
+            "date": override.effective,
+            "label": import_label(item),
+            "set": {system: getattr(override, system) for system in (System.ORR, System.MCHESS, System.PLAYCHESS)},
+        }
+        rows.append(((override.effective, 0, override.effective, override.pk), row))
+    rows.sort(key=lambda pair: pair[0], reverse=True)
+    return [row for _key, row in rows]
+
+
+def gcr_last_played(*, player):
+    """The end of the player's latest tournament whose played games GCR counts."""
+    from django.db.models import Max, Q
+
+    from players.models import Player
+    from tournaments.models import Game, Tournament
+
+    return (
+        Game.objects.filter(
+            Q(white=player) | Q(black=player),
+            kind=Game.Kind.PLAYED,
+            tournament__status=Tournament.Status.RATED,
+            tournament__rate_gcr=True,
+        )
+        .exclude(white__kind=Player.Kind.COMPUTER)
+        .exclude(black__kind=Player.Kind.COMPUTER)
+        .aggregate(last=Max("tournament__end_date"))["last"]
     )
-    return {"ratings": ratings, "tournaments": tournaments}
 
 
 def list_export_rows(*, system: str, queryset=None) -> list[dict]:

@@ -238,8 +238,11 @@ def preview_context(preview: dict) -> dict:
     }
 
 
-def player_games(*, player, limit: int = 300) -> list[dict]:
-    """The player's games, newest first, with the opponent and his own result."""
+def player_games(*, player, limit: int = 300, changes=()) -> list[dict]:
+    """The player's games, newest first, with the opponent and his own result; with his rating
+    changes (`changes`, already read), the opponent's rating each system counted in the game and
+    Mchess's change of the game, from the stored calculation lines (no query more)."""
+    counted = game_ratings(changes)
     games = (
         Game.objects.filter(Q(white=player) | Q(black=player), tournament__status__in=PUBLIC_STATUSES)
         .select_related("tournament", "white", "black")
@@ -257,6 +260,35 @@ def player_games(*, player, limit: int = 300) -> list[dict]:
                 "opponent": opponent,
                 "colour": "w" if white else "b",
                 "points": points,
+                "counted": counted.get((game.tournament_id, game.round, opponent.pk if opponent else None), {}),
             }
         )
     return rows
+
+
+def game_ratings(changes) -> dict[tuple, dict]:
+    """{(tournament id, round, opponent id): {system: {"rating": opponent's rating, "delta": change}}}
+    from the rating changes' stored game lines (ORR's games of earlier tournaments left out)."""
+    from ratings.models import System
+
+    counted: dict[tuple, dict] = {}
+    for change in changes:
+        lines = stored_game_lines(change) or []
+        for line in lines:
+            if change.system == System.ORR:
+                rnd, other, rating, _hp, _pd, *rest = line
+                if rest and rest[0]:
+                    continue  # a stored game of an earlier tournament
+                delta = None
+            elif change.system == System.MCHESS:
+                rnd, other, _before, rating, _hp, delta = line
+            else:
+                rnd, other, rating, *_ = line
+                delta = None
+            if other is None:
+                continue  # ORR's fictitious draw
+            counted.setdefault((change.tournament_id, rnd, other), {})[change.system] = {
+                "rating": rating,
+                "delta": delta,
+            }
+    return counted

@@ -125,14 +125,16 @@ class PublicSiteTestCase(TestCase):
         rating = PlayerRating.objects.get(player=self.girl, system="orr")
         assert rating.provisional
         response = self.client.get(self.girl.get_absolute_url())
-        self.assertContains(response, "more tournaments until established")
+        self.assertContains(response, "more games until established")
+        self.assertNotContains(response, "0 more")
 
     def test_the_player_page_does_not_query_per_tournament(self):
-        # The player, his ratings, his changes, his penalties, his games.
-        with self.assertNumQueries(5):
+        # The player, his ratings, his changes, his FIDE imports and applications, his penalties,
+        # his last GCR game, his games.
+        with self.assertNumQueries(8):
             self.client.get(self.boy.get_absolute_url())
         services.rating_run(tournament_id=self.second.pk)
-        with self.assertNumQueries(5):
+        with self.assertNumQueries(8):
             self.client.get(self.boy.get_absolute_url())
 
     # --- Tournament pages -----------------------------------------------------------------------
