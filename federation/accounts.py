@@ -12,6 +12,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
@@ -189,7 +190,7 @@ def _duration(seconds: int) -> str:
     return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
+class ThrottledLoginMixin:
     """Counts failures per account (growing delays) and per client address (throttle.py); an
     unconfirmed account with the right password is told so instead of "wrong password"."""
 
@@ -228,6 +229,14 @@ class ThrottledAuthenticationForm(AuthenticationForm):
     def _is_unconfirmed(username: str, password: str) -> bool:
         user = _unconfirmed(get_user_model().objects.filter(username=username)).first()
         return user is not None and user.check_password(password)
+
+
+class ThrottledAuthenticationForm(ThrottledLoginMixin, AuthenticationForm):
+    pass
+
+
+class ThrottledAdminAuthenticationForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's own login page would otherwise be a way round the throttle."""
 
 
 class ThrottledLoginView(auth_views.LoginView):

@@ -139,6 +139,18 @@ class ThrottleTestCase(BaseTestCase):
             )
         assert response.status_code == 302
 
+    def test_it_throttles_the_admin_login_page_too(self):
+        for _ in range(7):
+            self.clock.advance(throttle.MAX_DELAY)
+            self.client.post(
+                reverse("admin:login"), {"username": "fedadmin", "password": "wrong"}, REMOTE_ADDR=STRANGER
+            )
+        response = self.client.post(
+            reverse("admin:login"), {"username": "fedadmin", "password": PASSWORD}, REMOTE_ADDR=STRANGER
+        )
+        self.assertContains(response, "Too many failed attempts for this account")
+        assert "_auth_user_id" not in self.client.session
+
     def test_it_checks_one_try_at_a_time_while_an_account_is_delayed(self):
         self.fail("arbiter", 5)
         self.clock.advance(1)
