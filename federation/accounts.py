@@ -95,15 +95,15 @@ def _send_signup_note(request, owner) -> None:
     """Tell the owner of an address that someone tried to sign up with it."""
     if not _mail_allowed(request, "signup-note", owner.email):
         return
-    if _unconfirmed(get_user_model().objects.filter(pk=owner.pk)).exists():
+    if not owner.is_active and owner.last_login is None:  # see _unconfirmed()
         what_now = _("Your account %(username)s is not confirmed yet. Open this link to confirm it:\n%(link)s") % {
             "username": owner.get_username(),
             "link": confirmation_link(owner),
         }
     else:
         what_now = _(
-            "If it was you: you have an account already, %(username)s. Log in at %(login)s, or choose a new "
-            "password at %(reset)s."
+            "If it was you: you have an account already, %(username)s. Log in here:\n%(login)s\n\n"
+            "Forgot the password? Choose a new one here:\n%(reset)s"
         ) % {
             "username": owner.get_username(),
             "login": f"{settings.SITE_URL}{reverse('login')}",
