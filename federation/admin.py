@@ -1,6 +1,10 @@
 from django.contrib import admin
 
+from federation.accounts import ThrottledAdminAuthenticationForm
 from federation.models import AuditEntry
+
+# The admin's login counts failures like the site's own (federation/throttle.py).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 @admin.register(AuditEntry)

@@ -117,3 +117,47 @@ def env_broker(name: str, default: str | None, *, environ_=None) -> str | None:
     if scheme not in _BROKER_SCHEMES:
         raise ImproperlyConfigured(f"{name} has the scheme {scheme!r}; use redis://host:port/db")
     return url
+
+
+_CACHE_SCHEMES = {"redis", "rediss", "locmem"}
+
+
+def env_cache(name: str, *, production: bool, environ_=None) -> dict:
+    """A Django CACHES entry: Redis (shared by every process) or local memory (one process).
+
+    Login throttling, the API's rate limit and cached pages must be counted across every web
+    process and worker, so production refuses per-process memory.
+    """
+    url = env_str(name, None, environ_=environ_)
+    if url is None or url == "locmem://":
+        if production:
+            raise ImproperlyConfigured(f"{name} must be a redis://host:port/db address when DJANGO_ENV=production")
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "federation"}
+    parts = urlsplit(url)
+    if parts.scheme not in _CACHE_SCHEMES:
+        raise ImproperlyConfigured(f"{name} has the scheme {parts.scheme!r}; use redis://host:port/db or locmem://")
+    if parts.scheme == "locmem":
+        raise ImproperlyConfigured(f"{name}={url!r}: write locmem:// alone, without a host or path")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    database = parts.path.lstrip("/")
+    if not parts.hostname or port == -1 or (database and not database.isdigit()) or parts.fragment:
+        raise ImproperlyConfigured(f"{name}={_masked(url)!r} is not a redis://host:port/db address (db a number)")
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
+def redis_database(url: str) -> tuple[str, int, int]:
+    """(host, port, db) of a redis:// URL, to tell whether two settings share one Redis database."""
+    parts = urlsplit(url)
+    database = parts.path.lstrip("/")
+    return (parts.hostname or "", parts.port or 6379, int(database) if database.isdigit() else 0)
+
+
+def _masked(url: str) -> str:
+    """The URL without its password, fit for an error message that lands in logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":***@", 1)

@@ -16,12 +16,14 @@ from django.utils.translation import gettext_lazy as _
 from federation.env import (
     env_bool,
     env_broker,
+    env_cache,
     env_choice,
     env_database,
     env_float,
     env_int,
     env_list,
     env_str,
+    redis_database,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -37,6 +39,13 @@ if SECRET_KEY is None:
         raise ImproperlyConfigured("SECRET_KEY must be set when DJANGO_ENV=production")
     # Only ever used on a developer's machine: production refuses to start without its own.
     SECRET_KEY = "development-only-secret-key-not-for-production-use-7f3a9c1e"  # noqa: S105
+# Django's own deployment check: a short or repetitive key can be guessed, and with it every
+# session, password-reset and confirmation link can be forged.
+if PRODUCTION and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak for DJANGO_ENV=production: use at least 50 random characters, e.g. the output of "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 DEBUG = env_bool("DEBUG", default=not PRODUCTION)
 if PRODUCTION and DEBUG:
@@ -45,6 +54,9 @@ if PRODUCTION and DEBUG:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"])
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_ENV=production")
+if PRODUCTION and "*" in ALLOWED_HOSTS:
+    # Any Host header would be accepted, and links built from it (password resets) could point elsewhere.
+    raise ImproperlyConfigured("ALLOWED_HOSTS=* is refused when DJANGO_ENV=production: name the site's host names")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 SITE_NAME = env_str("SITE_NAME", "Chess Federation Ratings")
@@ -54,7 +66,18 @@ if not SITE_URL or not re.fullmatch(r"https?://[^/\s]+(/[^\s]*)?", SITE_URL):
     raise ImproperlyConfigured(
         f"SITE_URL must be an http(s) address such as https://ratings.example.org, not {SITE_URL!r}"
     )
+if PRODUCTION and not SITE_URL.startswith("https://"):
+    # Mailed links carry password-reset and confirmation tokens: never over plain HTTP.
+    raise ImproperlyConfigured(f"SITE_URL must start with https:// when DJANGO_ENV=production, not {SITE_URL!r}")
 SITE_URL = SITE_URL.rstrip("/")
+# The header in which the reverse proxy in front appends the client's address (e.g.
+# X-Forwarded-For); empty = no proxy, the connection's own address is the client's
+# (federation/clients.py). Never set it without such a proxy: clients could forge the header.
+TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
+if TRUSTED_PROXY_HEADER and not re.fullmatch(r"[A-Za-z0-9-]+", TRUSTED_PROXY_HEADER):
+    raise ImproperlyConfigured(
+        f"TRUSTED_PROXY_HEADER={TRUSTED_PROXY_HEADER!r} is not a header name such as X-Forwarded-For"
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -208,6 +231,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# --- Cache ------------------------------------------------------------------
+
+# Shared by every process (login throttling, the API's rate limit, cached pages): Redis in
+# production; local memory of one process in development when CACHE_URL is unset.
+CACHES = {"default": env_cache("CACHE_URL", production=PRODUCTION)}
+# Clearing the cache empties its whole Redis database: the queued rating runs would go with it.
+if (
+    CACHES["default"]["LOCATION"].startswith("redis")
+    and CELERY_BROKER_URL.startswith("redis")
+    and redis_database(CACHES["default"]["LOCATION"]) == redis_database(CELERY_BROKER_URL)
+):
+    raise ImproperlyConfigured("CACHE_URL and CELERY_BROKER_URL must use different Redis databases")
+
 # --- E-mail -----------------------------------------------------------------
 
 EMAIL_BACKEND = env_choice(
@@ -226,6 +262,12 @@ EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+if PRODUCTION and EMAIL_BACKEND.endswith((".console.EmailBackend", ".locmem.EmailBackend")):
+    # Confirmation and password-reset mail would never reach anyone.
+    raise ImproperlyConfigured(
+        f"EMAIL_BACKEND={EMAIL_BACKEND} loses every mail: when DJANGO_ENV=production use "
+        "django.core.mail.backends.smtp.EmailBackend (or the file back-end)"
+    )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -245,6 +287,8 @@ RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimu
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# The page for a form sent without its token, in the site's layout and language.
+CSRF_FAILURE_VIEW = "federation.errors.csrf_failure"
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)

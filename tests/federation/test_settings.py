@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from federation.env import env_bool, env_broker, env_choice, env_database, env_float, env_int, env_list, env_str
+from federation.env import (
+    env_bool,
+    env_broker,
+    env_cache,
+    env_choice,
+    env_database,
+    env_float,
+    env_int,
+    env_list,
+    env_str,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 # A secret that `check --deploy` accepts: long, varied and without the insecure prefix.
@@ -89,8 +99,8 @@ def test_it_accepts_only_redis_brokers():
 def run_manage(*args, **env):
     """Run manage.py in a clean environment: only what the test sets is configured."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE", "CELERY", "SECRET"))}
-    clean.pop("ALLOWED_HOSTS", None)
-    clean.pop("DEBUG", None)
+    for name in ("ALLOWED_HOSTS", "DEBUG", "CACHE_URL", "EMAIL_BACKEND", "SITE_URL", "TRUSTED_PROXY_HEADER"):
+        clean.pop(name, None)
     clean.update(env)
     return subprocess.run(  # noqa: S603
         [sys.executable, "manage.py", *args],
@@ -110,6 +120,8 @@ PRODUCTION = {
     "DATABASE_URL": "postgres://federation@db.example.org:5432/ratings",
     "CELERY_BROKER_URL": "redis://cache.example.org:6379/0",
     "SITE_URL": "https://ratings.example.org",
+    "CACHE_URL": "redis://cache.example.org:6379/1",
+    "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
 }
 
 
@@ -121,6 +133,8 @@ PRODUCTION = {
         ("DATABASE_URL", "DATABASE_URL must be set"),
         ("CELERY_BROKER_URL", "CELERY_BROKER_URL must be set"),
         ("SITE_URL", "SITE_URL must be an http(s) address"),
+        ("CACHE_URL", "CACHE_URL must be a redis://host:port/db address"),
+        ("EMAIL_BACKEND", "EMAIL_BACKEND=django.core.mail.backends.console.EmailBackend loses every mail"),
     ],
 )
 def test_it_refuses_production_without_each_secret(missing, message):
@@ -141,6 +155,99 @@ def test_it_passes_the_deployment_checks_in_production():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("SECRET_KEY", "short-but-set", "SECRET_KEY is too weak"),
+        ("SECRET_KEY", "ab" * 40, "SECRET_KEY is too weak"),
+        ("SECRET_KEY", "django-insecure-" + GOOD_SECRET, "SECRET_KEY is too weak"),
+        ("ALLOWED_HOSTS", "*", "ALLOWED_HOSTS=* is refused"),
+        ("ALLOWED_HOSTS", "ratings.example.org,*", "ALLOWED_HOSTS=* is refused"),
+        ("SITE_URL", "http://ratings.example.org", "SITE_URL must start with https://"),
+        ("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend", "EMAIL_BACKEND="),
+        ("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend", "EMAIL_BACKEND="),
+        ("CACHE_URL", "locmem://", "CACHE_URL must be a redis://host:port/db address"),
+        ("CACHE_URL", "redis://cache.example.org:6379/0", "CACHE_URL and CELERY_BROKER_URL must use different"),
+    ],
+)
+def test_it_refuses_unsafe_production_values_naming_the_variable(name, value, message):
+    result = run_manage("check", **{**PRODUCTION, name: value})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_it_accepts_the_same_values_in_development():
+    """The production refusals stay out of a developer's way."""
+    result = run_manage(
+        "check",
+        SECRET_KEY="short",
+        ALLOWED_HOSTS="*",
+        SITE_URL="http://127.0.0.1:8000",
+        EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_it_reads_the_cache_url():
+    assert env_cache("CACHE_URL", production=False, environ_={}) == {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "federation",
+    }
+    locmem = env_cache("CACHE_URL", production=False, environ_={"CACHE_URL": "locmem://"})
+    assert locmem["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    redis = env_cache("CACHE_URL", production=True, environ_={"CACHE_URL": "redis://127.0.0.1:6379/4"})
+    assert redis == {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/4"}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("memcached://127.0.0.1:11211", "scheme 'memcached'"),
+        ("redis://127.0.0.1:6379/cache", "is not a redis://host:port/db address"),
+        ("redis:///4", "is not a redis://host:port/db address"),
+        ("redis://127.0.0.1:port/4", "is not a redis://host:port/db address"),
+        ("locmem://somewhere", "write locmem:// alone"),
+    ],
+)
+def test_it_rejects_a_bad_cache_url(value, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        env_cache("CACHE_URL", production=False, environ_={"CACHE_URL": value})
+
+
+def test_it_keeps_the_cache_password_out_of_its_message():
+    with pytest.raises(ImproperlyConfigured) as error:
+        env_cache("CACHE_URL", production=False, environ_={"CACHE_URL": "redis://:hunter2@127.0.0.1:6379/x"})
+    assert "hunter2" not in str(error.value)
+
+
+def test_it_needs_a_redis_cache_in_production():
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL must be a redis"):
+        env_cache("CACHE_URL", production=True, environ_={})
+
+
+def test_it_uses_the_redis_cache_when_a_cache_url_is_set():
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='federation.settings'; django.setup();"
+        "from django.conf import settings as s; print(s.CACHES['default']['BACKEND'])"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "CELERY", "CACHE"))}
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["django.core.cache.backends.locmem.LocMemCache"]
+    clean["CACHE_URL"] = "redis://127.0.0.1:6379/9"
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["django.core.cache.backends.redis.RedisCache"]
+
+
+def test_it_refuses_a_proxy_header_that_is_not_a_header_name():
+    result = run_manage("check", TRUSTED_PROXY_HEADER="X-Forwarded-For: 1.2.3.4")
+    assert result.returncode != 0
+    assert "TRUSTED_PROXY_HEADER=" in result.stderr
 
 
 def test_it_refuses_a_site_url_that_is_not_an_address():
