@@ -179,10 +179,6 @@ def player_page(*, player) -> dict:
     ratings = []
     for value, label in System.choices:
         rating = current.get(value)
-        if value == System.GCR and rating is not None and rating.last_played is None:
-            # GCR is recomputed as a whole and keeps no dates: the last game it counted is his
-            # latest played game of a tournament rated in GCR.
-            rating.last_played = gcr_last_played(player=player)
         chart = rating_chart(events[value]) if value != System.GCR else None
         left = provisional_left(rating, value)
         ratings.append({"system": value, "label": label, "rating": rating, "left": left, "chart": chart})
@@ -333,26 +329,6 @@ def history_rows(*, changes, imports) -> list[dict]:
         rows.append(((override.effective, 0, override.effective, override.pk), row))
     rows.sort(key=lambda pair: pair[0], reverse=True)
     return [row for _key, row in rows]
-
-
-def gcr_last_played(*, player):
-    """The end of the player's latest tournament whose played games GCR counts."""
-    from django.db.models import Max, Q
-
-    from players.models import Player
-    from tournaments.models import Game, Tournament
-
-    return (
-        Game.objects.filter(
-            Q(white=player) | Q(black=player),
-            kind=Game.Kind.PLAYED,
-            tournament__status=Tournament.Status.RATED,
-            tournament__rate_gcr=True,
-        )
-        .exclude(white__kind=Player.Kind.COMPUTER)
-        .exclude(black__kind=Player.Kind.COMPUTER)
-        .aggregate(last=Max("tournament__end_date"))["last"]
-    )
 
 
 def list_export_rows(*, system: str, queryset=None) -> list[dict]:

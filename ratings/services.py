@@ -182,10 +182,10 @@ def gcr_request() -> GcrRun:
     return run
 
 
-GCR_COLUMNS = ("player_id", "system", "rating", "games", "gcr1", "gcr2", "accuracy", "state")
+GCR_COLUMNS = ("player_id", "system", "rating", "games", "gcr1", "gcr2", "accuracy", "last_played", "state")
 
 
-def _gcr_write(players) -> None:
+def _gcr_write(players, last_played: dict) -> None:
     """Write GCR's rows: on PostgreSQL as COPY text made with one format string a row (the
     generic row writer took 1.3 s for 75,000 players, most of it adapting Decimals)."""
     with copy_stream(PlayerRating, GCR_COLUMNS) as stream:
@@ -200,6 +200,7 @@ def _gcr_write(players) -> None:
                         Decimal(f"{p.gcr1:.2f}"),
                         Decimal(f"{p.gcr2:.2f}"),
                         Decimal(f"{p.accuracy:.2f}"),
+                        last_played.get(p.id),
                         {"wins": p.wins, "opponents": p.opponents},
                     )
                 )
@@ -209,10 +210,25 @@ def _gcr_write(players) -> None:
         stream.raw(
             "".join(
                 f"{p.id}\t{system}\t{max(0, p.display)}\t{p.games}\t{p.gcr1:.2f}\t{p.gcr2:.2f}\t{p.accuracy:.2f}"
+                f"\t{last_played[p.id].isoformat()}"
                 f'\t{{"wins": {p.wins}, "opponents": {p.opponents}}}{tail}'
                 for p in players
             ).encode()
         )
+
+
+def _gcr_games(rows, computers: set, last_played: dict):
+    """The games GCR counts, as the engine takes them, noting on the way each player's last one
+    (the end of his latest tournament with a game GCR counted: the lists' "last played" and
+    their "active" filter need it, and GCR, recomputed as a whole, keeps no dates of its own)."""
+    for white, black, half_points, end in rows:
+        if computers and (white in computers or black in computers):
+            continue
+        if last_played.get(white, end) <= end:
+            last_played[white] = end
+        if last_played.get(black, end) <= end:
+            last_played[black] = end
+        yield white, black, half_points
 
 
 def gcr_recompute(*, force: bool = False) -> bool:
@@ -233,18 +249,14 @@ def gcr_recompute(*, force: bool = False) -> bool:
                 kind=Game.Kind.PLAYED, tournament__status=Tournament.Status.RATED, tournament__rate_gcr=True
             )
             .annotate(half_points=Case(When(result="1-0", then=2), When(result="1/2-1/2", then=1), default=0))
-            .values_list("white_id", "black_id", "half_points")
+            .values_list("white_id", "black_id", "half_points", "tournament__end_date")
         )
+        last_played: dict = {}
         result = gcr.rate(
-            (
-                game
-                for game in raw_rows(played)
-                if not computers or (game[0] not in computers and game[1] not in computers)
-            ),
-            fork_from=settings.RATING_PARALLEL_MIN_GAMES,
+            _gcr_games(raw_rows(played), computers, last_played), fork_from=settings.RATING_PARALLEL_MIN_GAMES
         )
         PlayerRating.objects.filter(system=System.GCR).delete()
-        _gcr_write(result.players.values())
+        _gcr_write(result.players.values(), last_played)
         run.started_at = started
         run.computed_at = timezone.now()
         run.games = result.games

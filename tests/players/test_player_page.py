@@ -110,7 +110,7 @@ class PlayerPageTestCase(BaseTestCase):
 
     def test_it_shows_when_gcr_last_counted_a_game(self):
         gcr = PlayerRating.objects.get(player=self.hero, system="gcr")
-        assert gcr.last_played is None  # GCR keeps no dates of its own
+        assert gcr.last_played == self.tournaments[2].end_date  # stored by the GCR run itself
         html = self.page().content.decode()
         card = html[html.index('id="rating-gcr"') :]
         assert f'last played <span class="nowrap">{self.tournaments[2].end_date:%Y-%m-%d}</span>' in card
