@@ -65,7 +65,9 @@ def preview(request, pk: int):
     if upload.status != Upload.Status.PREVIEW:
         messages.info(request, _("This upload was handled already."))
         return redirect("arbiter:home")
-    form = ConfirmForm(request.POST or None, preview=upload.preview)
+    duplicates = selectors.preview_duplicates(upload=upload, user=request.user)
+    replaceable = [d.tournament for d in duplicates if d.may_replace]
+    form = ConfirmForm(request.POST or None, preview=upload.preview, replaceable=replaceable)
     errors: list[str] = []
     if request.method == "POST" and request.POST.get("action") == "cancel":
         services.upload_cancel(upload=upload)
@@ -80,6 +82,7 @@ def preview(request, pk: int):
                     details=form.details(),
                     choices=form.choices(),
                     birth_dates=form.birth_dates(),
+                    replaces=form.replaced_tournament(),
                 )
                 messages.success(
                     request,
@@ -95,9 +98,15 @@ def preview(request, pk: int):
         except services.ConfirmError as refused:
             errors = refused.messages
             upload.refresh_from_db()
-            form = ConfirmForm(request.POST, preview=upload.preview)
+            form = ConfirmForm(request.POST, preview=upload.preview, replaceable=replaceable)
             form.is_valid()
-    context = {"upload": upload, "form": form, "errors": errors, **selectors.preview_context(upload.preview)}
+    context = {
+        "upload": upload,
+        "form": form,
+        "errors": errors,
+        "duplicates": duplicates,
+        **selectors.preview_context(upload.preview),
+    }
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/preview.html", context, status=status)
 

@@ -238,6 +238,19 @@ def preview_context(preview: dict) -> dict:
     }
 
 
+def preview_duplicates(*, upload: Upload, user) -> list:
+    """The federation's tournaments the previewed file repeats, each marked `may_replace` for this user
+    and `public` when its report can be linked."""
+    from tournaments.duplicates import duplicates_of_preview
+    from tournaments.permissions import can_replace_tournament
+
+    duplicates = duplicates_of_preview(upload.preview)
+    for duplicate in duplicates:
+        duplicate.may_replace = can_replace_tournament(user, duplicate.tournament)
+        duplicate.public = duplicate.tournament.status in PUBLIC_STATUSES
+    return duplicates
+
+
 def player_games(*, player, limit: int = 300) -> list[dict]:
     """The player's games, newest first, with the opponent and his own result."""
     games = (

@@ -313,8 +313,16 @@ def tournament_confirm(
     details: TournamentDetails,
     choices: dict[int, int | None] | None = None,
     birth_dates: dict[int, tuple[datetime.date, str]] | None = None,
+    replaces: int | None = None,
 ) -> Tournament:
-    """Save the previewed tournament, its participants and games, all or nothing."""
+    """Save the previewed tournament, its participants and games, all or nothing.
+
+    If the federation holds this tournament already (`tournaments.duplicates`), it is saved only
+    when `replaces` names that earlier tournament and the user may replace it: the earlier one is
+    then withdrawn in the same transaction and the history re-rated.
+    """
+    from tournaments import replacement
+
     choices, birth_dates = choices or {}, birth_dates or {}
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload.pk)
@@ -326,6 +334,7 @@ def tournament_confirm(
         _check_details(details, data)
         players = _parsed_players(upload.preview)
         resolved = _resolve(upload, players, choices)
+        earlier = replacement.replaced_tournament(upload, details, resolved, user=user, replaces=replaces)
         by_number = _register(players, resolved, birth_dates)
         tournament = Tournament.objects.create(
             name=details.name.strip(),
@@ -371,6 +380,8 @@ def tournament_confirm(
         upload.status = Upload.Status.CONFIRMED
         upload.tournament = tournament
         upload.save(update_fields=["status", "tournament"])
+        if earlier is not None:
+            replacement.replace(earlier, tournament, user=user, upload=upload)
         queue_rating(tournament.pk)
     return tournament
 
