@@ -107,6 +107,8 @@ def find_duplicates(
     )
     if not rows:
         return []
+    # Players who often play together share many tournaments: only those sharing the most are looked at.
+    rows = sorted(rows, key=lambda row: (-row[1], row[0]))[: 5 * MAX_COMPARED]
     tournaments = Tournament.objects.only("id", "name", "start_date", "end_date", "status", "chief_arbiter_id").in_bulk(
         [tournament_id for tournament_id, _ in rows]
     )

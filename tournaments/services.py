@@ -110,8 +110,13 @@ def preview_build(*, file_name: str, data: bytes) -> Preview:
                 )
             ]
         )
+    return preview_read(file_name=file_name, data=data, digest=digest)
+
+
+def preview_read(*, file_name: str, data: bytes, digest: str, progress=None) -> Preview:
+    """Read and match a file whose size and SHA-256 were checked (`progress`: see read_result_file)."""
     try:
-        parsed = read_result_file(file_name, data)
+        parsed = read_result_file(file_name, data, progress=progress)
     except ResultFileError as exc:
         raise UploadRefused(exc.problems) from None
     if parsed.errors:
@@ -145,7 +150,7 @@ def upload_create(*, user, file_name: str, data: bytes) -> Upload:
 
 def upload_cancel(*, upload: Upload) -> None:
     """Forget an unconfirmed upload and its file: nothing remains."""
-    if upload.status != Upload.Status.PREVIEW:
+    if upload.status not in (Upload.Status.PREVIEW, Upload.Status.PARSING, Upload.Status.FAILED):
         raise ConfirmError([_("Only an upload that is still a preview can be cancelled.")])
     upload.file.delete(save=False)
     upload.delete()
