@@ -265,3 +265,14 @@ class DuplicateViewsTestCase(BaseTestCase):
         self.assertContains(response, f'name="replaces" value="{earlier.pk}"')
         self.client.post(url, self.confirm_data(replaces=str(earlier.pk)))
         assert Tournament.objects.get(pk=earlier.pk).status == Tournament.Status.WITHDRAWN
+
+    def test_it_warns_a_russian_arbiter_of_the_duplicate_in_russian(self):
+        confirm(self.arbiter, event(CUP))
+        upload = services.upload_create(user=self.arbiter, file_name="b.trf", data=event(CUP, rating=1501))
+        self.login(self.arbiter)
+        url = reverse("arbiter:preview", args=[upload.pk])
+        page = self.client.get(url, HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(page, "Этот турнир уже есть в федерации")
+        self.assertContains(page, "12 из 12 партий этого файла (100 %) — его партии.")
+        response = self.client.post(url, self.confirm_data(), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(response, "Укажите, что эта загрузка его заменяет", status_code=400)

@@ -151,3 +151,11 @@ class WorkerUploadsTestCase(BaseTestCase):
             self.post_file("cup.trf", small_trf())
         assert Upload.objects.get().status == Upload.Status.PREVIEW
         assert queued == []
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_speaks_russian_while_the_file_is_read(self):
+        with self.captureOnCommitCallbacks():
+            upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        self.login(self.arbiter)
+        page = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(page, "Ждём, пока фоновый обработчик прочитает файл…")
