@@ -114,5 +114,5 @@ def upload_parse(*, upload_id: int) -> Upload | None:
             problems=[p.as_dict() for p in preview.parsed.problems],
             progress={"games": games, **last, "done": True},
         )
-    upload.refresh_from_db()
-    return upload
+    # None if the arbiter cancelled the upload while it was read.
+    return Upload.objects.filter(pk=upload_id).first()

@@ -159,3 +159,18 @@ class WorkerUploadsTestCase(BaseTestCase):
         self.login(self.arbiter)
         page = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
         self.assertContains(page, "Ждём, пока фоновый обработчик прочитает файл…")
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_leaves_nothing_when_the_arbiter_cancels_while_the_worker_reads(self):
+        with self.captureOnCommitCallbacks():
+            upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        read = services.preview_read
+
+        def cancelled_meanwhile(**kwargs):
+            preview = read(**kwargs)
+            services.upload_cancel(upload=Upload.objects.get(pk=upload.pk))
+            return preview
+
+        with mock.patch.object(services, "preview_read", cancelled_meanwhile):
+            assert worker_uploads.upload_parse(upload_id=upload.pk) is None
+        assert not Upload.objects.exists()
