@@ -68,7 +68,11 @@ def preview(request, pk: int):
     if upload.status != Upload.Status.PREVIEW:
         messages.info(request, _("This upload was handled already."))
         return redirect("arbiter:home")
-    duplicates = selectors.preview_duplicates(upload=upload, user=request.user)
+    # Duplicates are looked for with the name and dates the arbiter gives, when he gives them (a PGN
+    # may have none): the choice to replace is then offered for what the confirmation will check.
+    posted = ConfirmForm(request.POST, preview=upload.preview) if request.method == "POST" else None
+    details = posted.details() if posted is not None and posted.is_results and posted.is_valid() else None
+    duplicates = selectors.preview_duplicates(upload=upload, user=request.user, details=details)
     replaceable = [d.tournament for d in duplicates if d.may_replace]
     form = ConfirmForm(request.POST or None, preview=upload.preview, replaceable=replaceable)
     errors: list[str] = []

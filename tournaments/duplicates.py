@@ -9,13 +9,15 @@ namesakes, so a re-upload whose players are all "to choose" is still recognised.
 - **the same tournament**: same name (compared as a name key, any script), same dates, and
   the same games (white, black, round, result) among the known players;
 - **likely the same**: at least half of the file's games (white, black and result, in any
-  round) are games of one existing tournament.
+  round) are games of one existing tournament of the same event: its dates overlap the
+  file's, or it has the same name.
 
 Finding the candidates never scans the games: if half of the file's G games are in a
 tournament, and nobody plays more than R games in the file, at least G/R of the file's
 players took part in it. So the candidates come from one grouped query on the participants
-of the known players (the `participant_player_idx` index), and only the games of the few
-best candidates are read (by the tournament's unique index).
+of the known players (the `participant_player_idx` index) joined to their tournaments
+(dates or name), and only the games of the few best candidates are read (by the
+tournament's unique index). `benchmarks/duplicates.py` measures it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from players.names import name_key
 from tournaments.models import Participant, Tournament
@@ -97,8 +99,13 @@ def find_duplicates(
         return []
     ids = set().union(*(g.white | g.black for g in known))
     needed = max(2, math.ceil(len(games) * LIKELY_SHARE / max(1, rounds_per_player)))
+    # Only the same event can be a duplicate: a club's round robin played again next month with the
+    # same pairing table and similar results is a new tournament, however alike its games.
+    same_event = Q(tournament__name__iexact=" ".join(name.split())) if name.strip() else Q(pk__in=[])
+    if start_date is not None and end_date is not None:
+        same_event |= Q(tournament__start_date__lte=end_date, tournament__end_date__gte=start_date)
     rows = list(
-        Participant.objects.filter(player_id__in=ids)
+        Participant.objects.filter(same_event, player_id__in=ids)
         .exclude(tournament__status=Tournament.Status.WITHDRAWN)
         .values("tournament_id")
         .annotate(shared=Count("player_id"))

@@ -238,13 +238,19 @@ def preview_context(preview: dict) -> dict:
     }
 
 
-def preview_duplicates(*, upload: Upload, user) -> list:
-    """The federation's tournaments the previewed file repeats, each marked `may_replace` for this user
-    and `public` when its report can be linked."""
+def preview_duplicates(*, upload: Upload, user, details=None) -> list:
+    """The federation's tournaments the previewed file repeats (as the file names and dates it, or as
+    the arbiter's `details` do), each marked `may_replace` for this user and `public` when its report
+    can be linked."""
     from tournaments.duplicates import duplicates_of_preview
     from tournaments.permissions import can_replace_tournament
 
-    duplicates = duplicates_of_preview(upload.preview)
+    if details is None:
+        duplicates = duplicates_of_preview(upload.preview)
+    else:
+        duplicates = duplicates_of_preview(
+            upload.preview, name=details.name, start_date=details.start_date, end_date=details.end_date
+        )
     for duplicate in duplicates:
         duplicate.may_replace = can_replace_tournament(user, duplicate.tournament)
         duplicate.public = duplicate.tournament.status in PUBLIC_STATUSES

@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from django.utils import translation
 
 from federation.models import AuditEntry
 from players.models import Player
@@ -82,12 +83,27 @@ def test_it_recognises_the_same_file_with_one_rating_changed(arbiters):
     assert Upload.objects.get(pk=upload.pk).status == Upload.Status.PREVIEW
 
 
-def test_it_recognises_trailing_spaces_and_other_dates_as_likely_the_same(arbiters):
+def test_it_recognises_trailing_spaces_another_name_and_shifted_dates_as_likely_the_same(arbiters):
     earlier = confirm(arbiters["arbiter"], event(CUP))
-    data = event(CUP, name="Club Cup 2026", start="2026/04/01", end="2026/04/03", extra=" ")
+    data = event(CUP, name="Kazan Club Cup", start="2026/03/02", end="2026/03/04", extra=" ")
     upload = services.upload_create(user=arbiters["arbiter"], file_name="again.trf", data=data)
     [duplicate] = duplicates_of_preview(upload.preview)
     assert (duplicate.tournament, duplicate.same, duplicate.found) == (earlier, False, 12)
+
+
+def test_it_recognises_the_same_name_on_other_dates_as_likely_the_same(arbiters):
+    earlier = confirm(arbiters["arbiter"], event(CUP))
+    data = event(CUP, name="club  cup", start="2027/03/01", end="2027/03/03")
+    upload = services.upload_create(user=arbiters["arbiter"], file_name="again.trf", data=data)
+    assert [d.tournament for d in duplicates_of_preview(upload.preview)] == [earlier]
+
+
+def test_it_lets_the_same_pairing_table_played_again_on_other_days_through(arbiters):
+    """A club's round robin next month: same players, same table, same results, but another event."""
+    confirm(arbiters["arbiter"], event(CUP))
+    data = event(CUP, name="Club Cup, April", start="2026/04/01", end="2026/04/03")
+    upload = services.upload_create(user=arbiters["arbiter"], file_name="april.trf", data=data)
+    assert duplicates_of_preview(upload.preview) == []
 
 
 def test_it_recognises_a_re_upload_whose_players_are_still_to_choose(arbiters):
@@ -266,7 +282,23 @@ class DuplicateViewsTestCase(BaseTestCase):
         self.client.post(url, self.confirm_data(replaces=str(earlier.pk)))
         assert Tournament.objects.get(pk=earlier.pk).status == Tournament.Status.WITHDRAWN
 
+    def test_it_looks_for_duplicates_with_the_dates_the_arbiter_gives_when_the_file_has_none(self):
+        earlier = confirm(self.arbiter, event(CUP))
+        data = event(CUP, name="Kazan Club Cup", rating=1501).replace(b"042 2026/03/01\n052 2026/03/03\n", b"")
+        upload = services.upload_create(user=self.arbiter, file_name="b.trf", data=data)
+        assert upload.preview["file"]["start_date"] is None
+        self.login(self.arbiter)
+        url = reverse("arbiter:preview", args=[upload.pk])
+        self.assertNotContains(self.client.get(url), "holds this tournament already")
+        response = self.client.post(url, self.confirm_data(name="Kazan Club Cup"))
+        self.assertContains(response, "holds this tournament already: Club Cup", status_code=400)
+        self.assertContains(response, f'name="replaces" value="{earlier.pk}"', status_code=400)
+        self.client.post(url, self.confirm_data(name="Kazan Club Cup", replaces=str(earlier.pk)))
+        assert Tournament.objects.get(pk=earlier.pk).status == Tournament.Status.WITHDRAWN
+
     def test_it_warns_a_russian_arbiter_of_the_duplicate_in_russian(self):
+        # A request leaves its language active in the thread: messages made outside requests later must be English.
+        self.addCleanup(translation.activate, "en")
         confirm(self.arbiter, event(CUP))
         upload = services.upload_create(user=self.arbiter, file_name="b.trf", data=event(CUP, rating=1501))
         self.login(self.arbiter)

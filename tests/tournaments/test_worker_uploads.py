@@ -7,6 +7,7 @@ from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import translation
 
 from tests.base import BaseTestCase
 from tests.tournaments.files import big_pgn, trf, trf_player
@@ -154,6 +155,8 @@ class WorkerUploadsTestCase(BaseTestCase):
 
     @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
     def test_it_speaks_russian_while_the_file_is_read(self):
+        # A request leaves its language active in the thread: messages made outside requests later must be English.
+        self.addCleanup(translation.activate, "en")
         with self.captureOnCommitCallbacks():
             upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
         self.login(self.arbiter)
