@@ -5,7 +5,7 @@
 Uses PostgreSQL: BENCH_DATABASE_URL, or a database of its own at 127.0.0.1
 (federation_duplicates, created, migrated and generated once). Each sample re-uploads an
 existing tournament (its games among its players, exactly as a matched preview holds them)
-and a shuffled non-duplicate (the same players, other pairings), and times
+and a shuffled non-duplicate (the same players on the same days, other pairings), and times
 `tournaments.duplicates.find_duplicates`; the median and the worst are printed, with the
 query plan of the candidate query.
 """
@@ -80,7 +80,13 @@ def main() -> None:
         games = [FileGame(g.round, frozenset({moved[next(iter(g.white))]}), frozenset({moved[next(iter(g.black))]}),
                           g.result) for g in games]  # fmt: skip
         started = time.perf_counter()
-        find_duplicates(name="Another", start_date=None, end_date=None, games=games, rounds_per_player=per_player)
+        find_duplicates(
+            name="Another",
+            start_date=tournament.start_date,
+            end_date=tournament.end_date,
+            games=games,
+            rounds_per_player=per_player,
+        )
         other.append(time.perf_counter() - started)
     print(f"re-uploads recognised: {found} of {len(same)}")
     for label, times in (("duplicate", same), ("not a duplicate", other)):
