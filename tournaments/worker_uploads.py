@@ -81,6 +81,8 @@ def upload_parse(*, upload_id: int) -> Upload | None:
     waiting = Upload.objects.filter(pk=upload_id, status=Upload.Status.PARSING)
 
     last = {"line": 0, "lines": 0}
+    # The page says the worker has started (spreadsheets and TRF files report nothing until they are read).
+    waiting.update(progress={"games": 0, **last, "started": True})
 
     def report(*, games: int, line: int | None, lines: int) -> None:
         last.update(line=line or last["line"], lines=lines)

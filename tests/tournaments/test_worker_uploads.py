@@ -63,11 +63,17 @@ class WorkerUploadsTestCase(BaseTestCase):
         def watched(**kwargs):
             report = kwargs["progress"]
 
+            # The worker said it started before the first report.
+            seen.append(Upload.objects.get(pk=upload.pk).progress)
+            assert seen[0]["started"]
+            progress_url = reverse("arbiter:upload_progress", args=[upload.pk])
+            self.assertContains(self.client.get(progress_url), "A worker is reading")
+
             def recording(**values):
                 report(**values)
                 # Each report is on the row at once, where the progress page reads it.
                 seen.append(Upload.objects.get(pk=upload.pk).progress)
-                if len(seen) == 20:
+                if len(seen) == 21:
                     fragment = self.client.get(reverse("arbiter:upload_progress", args=[upload.pk]))
                     seen.append(fragment.content.decode())
 
@@ -76,9 +82,9 @@ class WorkerUploadsTestCase(BaseTestCase):
         with mock.patch.object(services, "preview_read", watched):
             queued[0]()  # the worker runs the task
         counts = [p["games"] for p in seen if isinstance(p, dict)]
-        assert counts == list(range(250, 10_001, 250))
+        assert counts == [0, *range(250, 10_001, 250)]
         assert seen[-1]["line"] > 100_000 and seen[-1]["lines"] >= seen[-1]["line"]
-        assert "5000 games read, up to line" in seen[20]
+        assert "5000 games read, up to line" in seen[21]
 
         upload.refresh_from_db()
         assert upload.status == Upload.Status.PREVIEW
