@@ -197,6 +197,9 @@ STORAGES = {
     },
 }
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
+# Files larger than this are read by a Celery worker while the preview page shows the progress
+# (a 10,000-game PGN takes 10-16 s to read); 0 sends every upload to a worker.
+UPLOAD_PARSE_ON_WORKER_BYTES = env_int("UPLOAD_PARSE_ON_WORKER_BYTES", 256 * 1024, minimum=0)
 
 # --- Celery -----------------------------------------------------------------
 

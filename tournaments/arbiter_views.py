@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments import selectors, services
+from tournaments import selectors, services, worker_uploads
 from tournaments.forms import CoArbiterForm, ConfirmForm, UploadForm
 from tournaments.models import Tournament, Upload
 from tournaments.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
@@ -40,7 +41,7 @@ def upload(request):
     if request.method == "POST" and form.is_valid():
         file = form.cleaned_data["file"]
         try:
-            created = services.upload_create(user=request.user, file_name=file.name, data=file.read())
+            created = worker_uploads.upload_start(user=request.user, file_name=file.name, data=file.read())
         except services.UploadRefused as refused:
             problems = refused.problems
         else:
@@ -62,10 +63,18 @@ def _own_upload(request, pk: int) -> Upload:
 def preview(request, pk: int):
     _arbiter_required(request)
     upload = _own_upload(request, pk)
+    if upload.status in (Upload.Status.PARSING, Upload.Status.FAILED):
+        return _reading(request, upload)
     if upload.status != Upload.Status.PREVIEW:
         messages.info(request, _("This upload was handled already."))
         return redirect("arbiter:home")
-    form = ConfirmForm(request.POST or None, preview=upload.preview)
+    # Duplicates are looked for with the name and dates the arbiter gives, when he gives them (a PGN
+    # may have none): the choice to replace is then offered for what the confirmation will check.
+    posted = ConfirmForm(request.POST, preview=upload.preview) if request.method == "POST" else None
+    details = posted.details() if posted is not None and posted.is_results and posted.is_valid() else None
+    duplicates = selectors.preview_duplicates(upload=upload, user=request.user, details=details)
+    replaceable = [d.tournament for d in duplicates if d.may_replace]
+    form = ConfirmForm(request.POST or None, preview=upload.preview, replaceable=replaceable)
     errors: list[str] = []
     if request.method == "POST" and request.POST.get("action") == "cancel":
         services.upload_cancel(upload=upload)
@@ -80,6 +89,7 @@ def preview(request, pk: int):
                     details=form.details(),
                     choices=form.choices(),
                     birth_dates=form.birth_dates(),
+                    replaces=form.replaced_tournament(),
                 )
                 messages.success(
                     request,
@@ -95,11 +105,40 @@ def preview(request, pk: int):
         except services.ConfirmError as refused:
             errors = refused.messages
             upload.refresh_from_db()
-            form = ConfirmForm(request.POST, preview=upload.preview)
+            form = ConfirmForm(request.POST, preview=upload.preview, replaceable=replaceable)
             form.is_valid()
-    context = {"upload": upload, "form": form, "errors": errors, **selectors.preview_context(upload.preview)}
+    context = {
+        "upload": upload,
+        "form": form,
+        "errors": errors,
+        "duplicates": duplicates,
+        **selectors.preview_context(upload.preview),
+    }
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/preview.html", context, status=status)
+
+
+def _reading(request, upload: Upload):
+    """A large file a worker is reading (the page follows its progress), or one it refused."""
+    if request.method == "POST":
+        if request.POST.get("action") == "cancel":
+            services.upload_cancel(upload=upload)
+            messages.success(request, _("The upload was cancelled; nothing was saved."))
+            return redirect("arbiter:home")
+        return redirect("arbiter:preview", pk=upload.pk)
+    return render(request, "tournaments/reading.html", {"upload": upload})
+
+
+@login_required
+def upload_progress(request, pk: int):
+    """The progress of a file being read, polled by the preview page; once read, htmx reloads the page."""
+    _arbiter_required(request)
+    upload = _own_upload(request, pk)
+    if upload.status != Upload.Status.PARSING:
+        response = HttpResponse()
+        response["HX-Redirect"] = reverse("arbiter:preview", args=[upload.pk])
+        return response
+    return render(request, "tournaments/reading_progress.html", {"upload": upload})
 
 
 def _visible_tournament(request, pk: int) -> Tournament:

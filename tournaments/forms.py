@@ -49,7 +49,7 @@ class ConfirmForm(forms.Form):
     rate_mchess = forms.BooleanField(label=_("Rate in Mchess"), required=False)
     rate_playchess = forms.BooleanField(label=_("Rate in PlayChess"), required=False)
 
-    def __init__(self, *args, preview: dict, **kwargs):
+    def __init__(self, *args, preview: dict, replaceable=(), **kwargs):
         file = preview["file"]
         matches = preview["matches"]
         initial = {
@@ -71,6 +71,21 @@ class ConfirmForm(forms.Form):
         if not self.is_results:
             for name in list(self.fields):
                 del self.fields[name]
+        elif replaceable:
+            # Never preselected: replacing withdraws a tournament, so the arbiter says it himself.
+            self.fields["replaces"] = forms.ChoiceField(
+                label=_("This upload is the same tournament"),
+                choices=[
+                    (
+                        str(t.pk),
+                        _("it replaces %(name)s (%(start)s – %(end)s), which is withdrawn")
+                        % {"name": t.name, "start": t.start_date.isoformat(), "end": t.end_date.isoformat()},
+                    )
+                    for t in replaceable
+                ],
+                required=False,
+                widget=forms.RadioSelect,
+            )
         self.player_fields = []
         for player in file["players"]:
             number = player["start_number"]
@@ -130,6 +145,10 @@ class ConfirmForm(forms.Form):
             rate_mchess=data["rate_mchess"],
             rate_playchess=data["rate_playchess"],
         )
+
+    def replaced_tournament(self) -> int | None:
+        value = self.cleaned_data.get("replaces")
+        return int(value) if value else None
 
     def choices(self) -> dict[int, int | None]:
         chosen = {}

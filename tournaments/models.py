@@ -203,6 +203,10 @@ class Upload(models.Model):
         CONFIRMED = "confirmed", _("confirmed")
         # A starting-rank list whose players were registered (it holds no games).
         REGISTERED = "registered", _("players registered")
+        # A large file waiting for, or being read by, a worker (settings.UPLOAD_PARSE_ON_WORKER_BYTES).
+        PARSING = "parsing", _("being read")
+        # The worker found the file bad: `problems` say where; nothing else was saved.
+        FAILED = "failed", _("not accepted")
 
     class Format(models.TextChoices):
         XLSX = "xlsx", "Excel (xlsx)"
@@ -223,6 +227,8 @@ class Upload(models.Model):
     # The parsed file as the arbiter saw it in the preview, and the warnings and errors found.
     preview = models.JSONField(_("parsed preview"), default=dict, blank=True)
     problems = models.JSONField(_("problems"), default=list, blank=True)
+    # While a worker reads the file: {"games": read so far, "line": where, "lines": of how many}.
+    progress = models.JSONField(_("reading progress"), default=dict, blank=True)
     tournament = models.OneToOneField(
         Tournament, models.CASCADE, null=True, blank=True, related_name="upload", verbose_name=_("tournament")
     )

@@ -32,3 +32,8 @@ def can_see_tournament(user, tournament) -> bool:
 def can_name_co_arbiters(user, tournament) -> bool:
     """The chief arbiter names his co-arbiters; the federation can too."""
     return bool(user.is_authenticated and (tournament.chief_arbiter_id == user.pk or is_federation_admin(user)))
+
+
+def can_replace_tournament(user, tournament) -> bool:
+    """A new upload may replace (withdraw) an earlier tournament only for its chief arbiter or the federation."""
+    return bool(user.is_authenticated and (tournament.chief_arbiter_id == user.pk or is_federation_admin(user)))

@@ -238,6 +238,25 @@ def preview_context(preview: dict) -> dict:
     }
 
 
+def preview_duplicates(*, upload: Upload, user, details=None) -> list:
+    """The federation's tournaments the previewed file repeats (as the file names and dates it, or as
+    the arbiter's `details` do), each marked `may_replace` for this user and `public` when its report
+    can be linked."""
+    from tournaments.duplicates import duplicates_of_preview
+    from tournaments.permissions import can_replace_tournament
+
+    if details is None:
+        duplicates = duplicates_of_preview(upload.preview)
+    else:
+        duplicates = duplicates_of_preview(
+            upload.preview, name=details.name, start_date=details.start_date, end_date=details.end_date
+        )
+    for duplicate in duplicates:
+        duplicate.may_replace = can_replace_tournament(user, duplicate.tournament)
+        duplicate.public = duplicate.tournament.status in PUBLIC_STATUSES
+    return duplicates
+
+
 def player_games(*, player, limit: int = 300, changes=()) -> list[dict]:
     """The player's games, newest first, with the opponent and his own result; with his rating
     changes (`changes`, already read), the opponent's rating each system counted in the game and

@@ -110,8 +110,13 @@ def preview_build(*, file_name: str, data: bytes) -> Preview:
                 )
             ]
         )
+    return preview_read(file_name=file_name, data=data, digest=digest)
+
+
+def preview_read(*, file_name: str, data: bytes, digest: str, progress=None) -> Preview:
+    """Read and match a file whose size and SHA-256 were checked (`progress`: see read_result_file)."""
     try:
-        parsed = read_result_file(file_name, data)
+        parsed = read_result_file(file_name, data, progress=progress)
     except ResultFileError as exc:
         raise UploadRefused(exc.problems) from None
     if parsed.errors:
@@ -145,7 +150,7 @@ def upload_create(*, user, file_name: str, data: bytes) -> Upload:
 
 def upload_cancel(*, upload: Upload) -> None:
     """Forget an unconfirmed upload and its file: nothing remains."""
-    if upload.status != Upload.Status.PREVIEW:
+    if upload.status not in (Upload.Status.PREVIEW, Upload.Status.PARSING, Upload.Status.FAILED):
         raise ConfirmError([_("Only an upload that is still a preview can be cancelled.")])
     upload.file.delete(save=False)
     upload.delete()
@@ -313,8 +318,16 @@ def tournament_confirm(
     details: TournamentDetails,
     choices: dict[int, int | None] | None = None,
     birth_dates: dict[int, tuple[datetime.date, str]] | None = None,
+    replaces: int | None = None,
 ) -> Tournament:
-    """Save the previewed tournament, its participants and games, all or nothing."""
+    """Save the previewed tournament, its participants and games, all or nothing.
+
+    If the federation holds this tournament already (`tournaments.duplicates`), it is saved only
+    when `replaces` names that earlier tournament and the user may replace it: the earlier one is
+    then withdrawn in the same transaction and the history re-rated.
+    """
+    from tournaments import replacement
+
     choices, birth_dates = choices or {}, birth_dates or {}
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload.pk)
@@ -326,6 +339,7 @@ def tournament_confirm(
         _check_details(details, data)
         players = _parsed_players(upload.preview)
         resolved = _resolve(upload, players, choices)
+        earlier = replacement.replaced_tournament(upload, details, resolved, user=user, replaces=replaces)
         by_number = _register(players, resolved, birth_dates)
         tournament = Tournament.objects.create(
             name=details.name.strip(),
@@ -371,6 +385,8 @@ def tournament_confirm(
         upload.status = Upload.Status.CONFIRMED
         upload.tournament = tournament
         upload.save(update_fields=["status", "tournament"])
+        if earlier is not None:
+            replacement.replace(earlier, tournament, user=user, upload=upload)
         queue_rating(tournament.pk)
     return tournament
 

@@ -80,3 +80,30 @@ def test_it_shows_a_refused_file_and_keeps_nothing(page, live_server, arbiter, t
     assert "nothing was saved" in alert.inner_text()
     assert "results.xlsx: this is a PDF document, not a result file" in alert.inner_text()
     assert not Upload.objects.exists()
+
+
+def test_it_follows_a_large_file_read_by_a_worker_until_the_preview_shows(page, live_server, arbiter, tmp_path):
+    from unittest import mock
+
+    from django.test import override_settings
+
+    from tests.tournaments.files import big_pgn
+    from tournaments import worker_uploads
+
+    result_file = tmp_path / "big.pgn"
+    result_file.write_bytes(big_pgn(600, players=40))
+    queued = []
+    log_in(page, live_server, "/arbiter/upload/")
+    page.wait_for_url("**/arbiter/upload/")
+    # No worker yet: the page waits, polling with htmx, until the test plays the worker.
+    with (
+        override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0),
+        mock.patch.object(worker_uploads, "_queue_parse", queued.append),
+    ):
+        page.set_input_files("#id_file", str(result_file))
+        page.click("text=Read the file")
+        page.wait_for_url("**/arbiter/uploads/*/")
+    assert "Waiting for a worker to read the file" in page.locator("#reading").inner_text()
+    worker_uploads.upload_parse(upload_id=queued[0])
+    page.wait_for_selector("#crosstable", timeout=15_000)
+    assert "40 players · 600 games in 30 rounds" in page.content()

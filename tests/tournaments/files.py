@@ -34,3 +34,30 @@ def xlsx(rows: list[list], sheet: str = "Sheet1") -> bytes:
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def big_pgn(games: int = 10_000, players: int = 200, broken_at: int | None = None) -> bytes:
+    """A PGN of `games` games among `players` players, round by round (the circle method, so nobody
+    plays twice in a round); game number `broken_at` (1-based) has no round number."""
+    numbers = list(range(players))
+    chunks = []
+    count, rnd = 0, 0
+    while count < games:
+        rnd += 1
+        for board in range(players // 2):
+            count += 1
+            if count > games:
+                break
+            white, black = numbers[board], numbers[-1 - board]
+            if rnd % 2:
+                white, black = black, white
+            result = ("1-0", "0-1", "1/2-1/2")[(white + black + rnd) % 3]
+            round_tag = "?" if count == broken_at else f"{rnd}.{board + 1}"
+            chunks.append(
+                f'[Event "Big Open"]\n[Site "Kazan"]\n[Date "2026.03.{1 + rnd % 28:02d}"]\n[Round "{round_tag}"]\n'
+                f'[White "Player{white:03d}, Anna"]\n[Black "Player{black:03d}, Anna"]\n'
+                f'[WhiteElo "{1500 + white}"]\n[BlackElo "{1500 + black}"]\n[Result "{result}"]\n\n'
+                f"1. e4 e5 2. Nf3 Nc6 {result}\n"
+            )
+        numbers = [numbers[0], numbers[-1], *numbers[1:-1]]
+    return "\n".join(chunks).encode()

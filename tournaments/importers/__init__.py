@@ -49,7 +49,8 @@ def describe_unknown(data: bytes) -> str:
     return "the content is not a result file this site reads (Excel .xlsx/.xls, FIDE TRF or PGN)"
 
 
-def read_result_file(file_name: str, data: bytes) -> ParsedFile:
+def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
+    """`progress(games=, line=, lines=)`, if given, is told how far a long PGN is read every few hundred games."""
     if not data:
         raise ResultFileError([Problem(ERROR, "the file is empty", Place(file_name), "empty")])
     kind = sniff(data)
@@ -60,7 +61,7 @@ def read_result_file(file_name: str, data: bytes) -> ParsedFile:
     if kind == "xls":
         return chessresults.parse(spreadsheets.read_xls(data, file_name), file_name, "xls")
     if kind == "pgn":
-        return pgn.parse(data, file_name)
+        return pgn.parse(data, file_name, progress=progress)
     return trf.parse(data, file_name)
 
 

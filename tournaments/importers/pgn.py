@@ -34,6 +34,7 @@ from tournaments.importers.trf import decode
 RESULTS = {"1-0": WHITE_WINS, "0-1": BLACK_WINS, "1/2-1/2": DRAW}
 ROUND = re.compile(r"^\s*(\d+)(?:\.(\d+))?")
 MAX_GAMES = 20_000
+PROGRESS_EVERY = 250  # games between two reports to `progress` (each is a database write on a worker)
 
 
 def looks_like_pgn(text: str) -> bool:
@@ -46,7 +47,7 @@ def _int(text: str | None) -> int | None:
     return int(text) if text.isdigit() and int(text) > 0 else None
 
 
-def parse(data: bytes, file_name: str) -> ParsedFile:
+def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
     text = decode(data)
     parsed = ParsedFile(file_name, "pgn", view="PGN")
     parsed.notes.append(
@@ -58,6 +59,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     raw_games = []
     dates = []
     line_of_game = _game_lines(text)
+    lines = len(text.splitlines())
     count = 0
     while True:
         try:
@@ -71,6 +73,8 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         if count > MAX_GAMES:
             raise ResultFileError([Problem(ERROR, "more games than any tournament has", Place(file_name), "too_large")])
         line = line_of_game[count - 1] if count - 1 < len(line_of_game) else None
+        if progress is not None and count % PROGRESS_EVERY == 0:
+            progress(games=count, line=line, lines=lines)
         place = Place(file_name, line=line, detail=f"game {count}")
         headers = game.headers
         if not parsed.name and headers.get("Event", "?") not in ("?", ""):

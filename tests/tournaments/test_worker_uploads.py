@@ -1,0 +1,185 @@
+"""Large files are read on a worker: the upload answers at once, the preview page follows the progress
+and then shows the preview (issue #13)."""
+
+from unittest import mock
+
+from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
+from django.urls import reverse
+from django.utils import translation
+
+from tests.base import BaseTestCase
+from tests.tournaments.files import big_pgn, trf, trf_player
+from tournaments import services, worker_uploads
+from tournaments.models import Upload
+
+
+def small_trf():
+    return trf(
+        [
+            trf_player(1, "Ivanov,Petr", 1800, rounds=[(2, "w", "1")]),
+            trf_player(2, "Petrov,Ivan", birth="2014/05/17", rounds=[(1, "b", "0")]),
+        ]
+    )
+
+
+class WorkerUploadsTestCase(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        arbiters = Group.objects.get(name="Arbiters")
+        cls.arbiter.groups.add(arbiters)
+        cls.other_arbiter.groups.add(arbiters)
+
+    def post_file(self, name, data):
+        return self.client.post(reverse("arbiter:upload"), {"file": SimpleUploadedFile(name, data)})
+
+    def test_it_reads_a_10000_game_pgn_on_the_worker_while_the_page_shows_the_progress(self):
+        data = big_pgn(10_000)
+        assert len(data) > 262_144  # over the default threshold
+        self.login(self.arbiter)
+        with (
+            mock.patch("tournaments.services.read_result_file") as parser,
+            self.captureOnCommitCallbacks() as queued,
+        ):
+            response = self.post_file("big.pgn", data)
+        parser.assert_not_called()  # nothing is read in the request
+        upload = Upload.objects.get()
+        self.assertRedirects(response, reverse("arbiter:preview", args=[upload.pk]), fetch_redirect_response=False)
+        assert (upload.status, upload.format, upload.preview) == (Upload.Status.PARSING, "pgn", {})
+        assert len(queued) == 1  # the task, queued once the upload is committed
+
+        url = reverse("arbiter:preview", args=[upload.pk])
+        page = self.client.get(url)
+        self.assertContains(page, "a worker reads it")
+        self.assertContains(page, f'hx-get="{reverse("arbiter:upload_progress", args=[upload.pk])}"')
+        self.assertContains(page, 'src="/static/js/htmx.min.js"')
+        self.assertNotContains(page, "<script>")
+
+        seen = []
+        read = services.preview_read
+
+        def watched(**kwargs):
+            report = kwargs["progress"]
+
+            # The worker said it started before the first report.
+            seen.append(Upload.objects.get(pk=upload.pk).progress)
+            assert seen[0]["started"]
+            progress_url = reverse("arbiter:upload_progress", args=[upload.pk])
+            self.assertContains(self.client.get(progress_url), "A worker is reading")
+
+            def recording(**values):
+                report(**values)
+                # Each report is on the row at once, where the progress page reads it.
+                seen.append(Upload.objects.get(pk=upload.pk).progress)
+                if len(seen) == 21:
+                    fragment = self.client.get(reverse("arbiter:upload_progress", args=[upload.pk]))
+                    seen.append(fragment.content.decode())
+
+            return read(**{**kwargs, "progress": recording})
+
+        with mock.patch.object(services, "preview_read", watched):
+            queued[0]()  # the worker runs the task
+        counts = [p["games"] for p in seen if isinstance(p, dict)]
+        assert counts == [0, *range(250, 10_001, 250)]
+        assert seen[-1]["line"] > 100_000 and seen[-1]["lines"] >= seen[-1]["line"]
+        assert "5000 games read, up to line" in seen[21]
+
+        upload.refresh_from_db()
+        assert upload.status == Upload.Status.PREVIEW
+        assert len(upload.preview["file"]["games"]) == 10_000
+        done = self.client.get(reverse("arbiter:upload_progress", args=[upload.pk]))
+        assert done["HX-Redirect"] == url
+        page = self.client.get(url)
+        self.assertContains(page, "200 players · 10000 games in 100 rounds")
+        self.assertContains(page, "Confirm and queue for rating")
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_reads_inline_when_tasks_run_eagerly(self):
+        self.login(self.arbiter)
+        with self.captureOnCommitCallbacks(execute=True):
+            response = self.post_file("cup.trf", small_trf())
+        upload = Upload.objects.get()
+        assert upload.status == Upload.Status.PREVIEW
+        self.assertContains(self.client.get(response["Location"]), "Ivanov")
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_shows_a_bad_file_with_its_line_and_lets_the_arbiter_remove_it(self):
+        self.login(self.arbiter)
+        with self.captureOnCommitCallbacks(execute=True):
+            self.post_file("broken.pgn", big_pgn(300, players=20, broken_at=123))
+        upload = Upload.objects.get()
+        assert upload.status == Upload.Status.FAILED
+        assert upload.preview == {}
+        page = self.client.get(reverse("arbiter:preview", args=[upload.pk]))
+        self.assertContains(page, "nothing was saved")
+        self.assertContains(page, "broken.pgn, line 1465, game 123")
+        self.assertContains(page, "has no round number")
+        self.assertNotContains(page, "htmx")
+        self.client.post(reverse("arbiter:preview", args=[upload.pk]), {"action": "cancel"})
+        assert not Upload.objects.exists()
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_refuses_in_the_request_what_needs_no_reading(self):
+        services.upload_create(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        self.login(self.arbiter)
+        with self.captureOnCommitCallbacks() as queued:
+            response = self.post_file("again.trf", small_trf())
+            self.assertContains(response, "this very file was uploaded already", status_code=400)
+            response = self.post_file("photo.pgn", b"\x89PNG\r\n\x1a\n0000")
+            self.assertContains(response, "this is a PNG image", status_code=400)
+        assert queued == []
+        assert Upload.objects.count() == 1
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_hides_the_progress_of_an_upload_from_other_arbiters(self):
+        with self.captureOnCommitCallbacks():
+            upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        self.login(self.other_arbiter)
+        assert self.client.get(reverse("arbiter:upload_progress", args=[upload.pk])).status_code == 404
+        assert self.client.get(reverse("arbiter:preview", args=[upload.pk])).status_code == 404
+        self.login(self.player_user)
+        assert self.client.get(reverse("arbiter:upload_progress", args=[upload.pk])).status_code == 403
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_forgets_an_upload_cancelled_while_it_is_read(self):
+        with self.captureOnCommitCallbacks() as queued:
+            upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        self.login(self.arbiter)
+        self.client.post(reverse("arbiter:preview", args=[upload.pk]), {"action": "cancel"})
+        assert not Upload.objects.exists()
+        queued[0]()  # the message arrives after the cancellation: nothing to do
+        assert not Upload.objects.exists()
+
+    def test_it_reads_a_small_file_in_the_request(self):
+        self.login(self.arbiter)
+        with self.captureOnCommitCallbacks() as queued:
+            self.post_file("cup.trf", small_trf())
+        assert Upload.objects.get().status == Upload.Status.PREVIEW
+        assert queued == []
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_speaks_russian_while_the_file_is_read(self):
+        # A request leaves its language active in the thread: messages made outside requests later must be English.
+        self.addCleanup(translation.activate, "en")
+        with self.captureOnCommitCallbacks():
+            upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        self.login(self.arbiter)
+        page = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(page, "Ждём, пока фоновый обработчик прочитает файл…")
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_leaves_nothing_when_the_arbiter_cancels_while_the_worker_reads(self):
+        with self.captureOnCommitCallbacks():
+            upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        read = services.preview_read
+
+        def cancelled_meanwhile(**kwargs):
+            preview = read(**kwargs)
+            services.upload_cancel(upload=Upload.objects.get(pk=upload.pk))
+            return preview
+
+        with mock.patch.object(services, "preview_read", cancelled_meanwhile):
+            assert worker_uploads.upload_parse(upload_id=upload.pk) is None
+        assert not Upload.objects.exists()
