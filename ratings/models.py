@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from federation.fields import PlainJSONField
 from players.models import Player
@@ -275,10 +276,10 @@ class RatingRequest(models.Model):
     """
 
     class State(models.TextChoices):
-        PENDING = "pending", _("waiting for a worker")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
+        PENDING = "pending", pgettext_lazy("rating run", "waiting for a worker")
+        RUNNING = "running", pgettext_lazy("rating run", "running")
+        DONE = "done", pgettext_lazy("rating run", "done")
+        FAILED = "failed", pgettext_lazy("rating run", "failed")
 
     class Reason(models.TextChoices):
         CONFIRM = "confirm", _("tournament confirmed")
@@ -294,18 +295,20 @@ class RatingRequest(models.Model):
     tournament = models.ForeignKey(
         Tournament, models.CASCADE, null=True, blank=True, related_name="rating_requests", verbose_name=_("tournament")
     )
-    since = models.DateField(_("from"), null=True, blank=True)
+    since = models.DateField(_("re-rate from"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
-    state = models.CharField(_("state"), max_length=8, choices=State.choices, default=State.PENDING)
+    state = models.CharField(
+        pgettext_lazy("rating run", "state"), max_length=8, choices=State.choices, default=State.PENDING
+    )
     created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
-    published_at = models.DateTimeField(_("sent to the queue at"), null=True, blank=True)
+    published_at = models.DateTimeField(pgettext_lazy("rating run", "sent to the queue at"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
-    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    worker = models.CharField(_("worker"), max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(pgettext_lazy("rating run", "last heartbeat"), null=True, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("rating run", "finished at"), null=True, blank=True)
+    worker = models.CharField(pgettext_lazy("rating run", "worker"), max_length=200, blank=True)
     run_token = models.CharField(max_length=32, blank=True)  # which claim a run's end may close
-    attempts = models.PositiveIntegerField(_("attempts"), default=0)
-    error = models.TextField(_("error"), blank=True)
+    attempts = models.PositiveIntegerField(pgettext_lazy("rating run", "attempts"), default=0)
+    error = models.TextField(pgettext_lazy("rating run", "error"), blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

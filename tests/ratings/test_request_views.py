@@ -79,6 +79,8 @@ class RatingQueueTestCase(BaseTestCase):
         assert (request.state, request.published_at, request.reason) == (State.PENDING, None, "confirm")
         page = self.client.get(reverse("arbiter:tournament", args=[tournament.pk]))
         self.assertContains(page, "waiting for a worker since")
+        russian = self.client.get(reverse("arbiter:tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(russian, "ждёт обработчика с")
         # The broker is back: the sweeper sends it (eager here, so it is rated at once).
         services.sweep_requests()
         tournament.refresh_from_db()
@@ -110,7 +112,7 @@ class RatingQueueTestCase(BaseTestCase):
         request.refresh_from_db()
         assert request.state == State.DONE
 
-    def test_the_arbiters_page_says_running_or_failed_and_staff_may_retry(self):
+    def test_it_shows_the_arbiter_running_or_failed_and_lets_staff_retry(self):
         tournament = make_tournament("Cup", D(2025, 9, 6), children(6, seed=23), seed=23, chief_arbiter=self.arbiter)
         url = reverse("arbiter:tournament", args=[tournament.pk])
         retry = reverse("staff:rating_retry", args=[tournament.pk])

@@ -77,7 +77,7 @@ def test_it_coalesces_the_pending_requests_into_one_run_from_the_earliest_place(
     assert RatingRequest.objects.get(pk=done.pk).worker == "w1@host"
 
 
-def test_a_dated_request_rerates_from_that_date_and_brings_back_failed_tournaments():
+def test_it_rerates_from_a_requested_date_and_brings_back_failed_tournaments():
     kids = children(8, seed=3)
     first = make_tournament("First", D(2025, 9, 6), kids, seed=3)
     second = make_tournament("Second", D(2025, 10, 4), kids, seed=4, status=Tournament.Status.FAILED)
@@ -89,7 +89,7 @@ def test_a_dated_request_rerates_from_that_date_and_brings_back_failed_tournamen
     assert RatingChange.objects.filter(tournament=second).exists()
 
 
-def test_a_run_claims_only_pending_requests():
+def test_it_claims_only_pending_requests():
     kids = children(6, seed=5)
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, seed=5)
     now = timezone.now()
@@ -102,7 +102,7 @@ def test_a_run_claims_only_pending_requests():
     assert (running.state, running.worker) == (State.RUNNING, "a")
 
 
-def test_a_run_whose_heartbeat_stopped_is_put_back_and_a_live_one_is_left_alone(settings):
+def test_it_puts_back_a_run_whose_heartbeat_stopped_and_leaves_a_live_one(settings):
     now = timezone.now()
     silent = now - datetime.timedelta(seconds=settings.RATING_RUN_STALE_SECONDS + 1)
     lost = RatingRequest.objects.create(
@@ -123,7 +123,7 @@ def test_a_run_whose_heartbeat_stopped_is_put_back_and_a_live_one_is_left_alone(
     assert alive.state == State.PENDING
 
 
-def test_a_failing_run_is_failed_with_its_reason_for_the_request_and_the_tournament():
+def test_it_fails_a_failing_run_with_its_reason_for_the_request_and_the_tournament():
     kids = children(8, seed=6)
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, seed=6)
     services.rating_request(reason=Reason.CONFIRM, tournament=tournament)
@@ -137,7 +137,7 @@ def test_a_failing_run_is_failed_with_its_reason_for_the_request_and_the_tournam
     assert not RatingChange.objects.exists()
 
 
-def test_a_failure_of_the_forked_process_is_tried_again_then_failed_visibly(settings):
+def test_it_tries_a_failed_forked_process_again_then_fails_it_visibly(settings):
     kids = children(6, seed=7)
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, seed=7)
     services.rating_request(reason=Reason.CONFIRM, tournament=tournament)
@@ -164,7 +164,7 @@ def test_a_failure_of_the_forked_process_is_tried_again_then_failed_visibly(sett
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the split replay streams into a PostgreSQL COPY")
-def test_a_real_failure_in_the_forked_orr_process_is_retried(settings):
+def test_it_retries_a_real_failure_in_the_forked_orr_process(settings):
     settings.RATING_PARALLEL_MIN_GAMES = 0
     kids = children(8, seed=8)
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, seed=8)
@@ -179,7 +179,7 @@ def test_a_real_failure_in_the_forked_orr_process_is_retried(settings):
     assert tournament.status == Tournament.Status.RATED
 
 
-def test_with_the_broker_down_the_request_waits_and_the_sweeper_sends_it_when_it_is_back(
+def test_it_keeps_the_request_while_the_broker_is_down_and_the_sweeper_sends_it_later(
     broker_down, django_capture_on_commit_callbacks
 ):
     kids = children(6, seed=9)
@@ -198,7 +198,7 @@ def test_with_the_broker_down_the_request_waits_and_the_sweeper_sends_it_when_it
     assert tournament.status == Tournament.Status.RATED
 
 
-def test_the_sweeper_gives_a_request_to_a_queued_tournament_that_has_none():
+def test_it_gives_a_request_to_a_queued_tournament_that_has_none():
     kids = children(6, seed=10)
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, seed=10)
     fresh = make_tournament("Fresh", D(2025, 9, 13), kids, seed=11)
@@ -209,7 +209,7 @@ def test_the_sweeper_gives_a_request_to_a_queued_tournament_that_has_none():
     assert requests_for(fresh) == []  # queued a moment ago: its own request is surely on its way
 
 
-def test_a_successful_run_closes_the_failed_requests_it_covered():
+def test_it_closes_the_failed_requests_a_successful_run_covered():
     kids = children(6, seed=12)
     tournament = make_tournament("Cup", D(2025, 10, 4), kids, seed=12)
     failed = RatingRequest.objects.create(reason=Reason.MERGE, since=D(2025, 10, 1), state=State.FAILED, error="x")
@@ -222,3 +222,24 @@ def test_a_successful_run_closes_the_failed_requests_it_covered():
     assert before.state == State.FAILED  # 1 August is not
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RATED
+
+
+def test_it_sweeps_every_minute_and_when_a_worker_starts(settings):
+    from celery.signals import worker_ready
+
+    app.loader.import_default_modules()
+    sweep = app.conf.beat_schedule["sweep-rating-requests"]
+    assert sweep["task"] == "ratings.tasks.sweep_rating_requests" and sweep["task"] in app.tasks
+    assert sweep["schedule"].minute == set(range(60))
+    assert "requeue-stalled-tournaments" not in app.conf.beat_schedule  # replaced: it waited 15 minutes
+
+    class Consumer:
+        hostname = "celery@box"
+
+    with mock.patch("ratings.tasks.sweep_rating_requests.apply_async") as send:
+        worker_ready.send(sender=Consumer())
+    # At once for the runs of a worker of its own name; later for any other lost worker's.
+    assert send.call_args_list == [
+        mock.call(kwargs={"worker": "celery@box"}),
+        mock.call(countdown=settings.RATING_RUN_STALE_SECONDS + 5),
+    ]

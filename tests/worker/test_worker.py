@@ -70,9 +70,7 @@ def test_it_rates_a_confirmed_upload_in_a_real_worker(worker_factory, arbiter):
     wait_for(lambda: PlayerRating.objects.filter(system="gcr").exists(), message="GCR")
 
 
-def test_a_worker_killed_whole_mid_run_is_recovered_within_a_minute_of_a_new_worker_starting(
-    worker_factory, arbiter
-):
+def test_it_recovers_a_worker_killed_whole_mid_run_within_a_minute_of_a_new_one(worker_factory, arbiter):
     first = confirm(arbiter, "club-1.trf", small_event(1), D(2025, 9, 6), D(2025, 9, 6), 3)
     rating_services.rating_run(tournament_id=first.pk)  # rated here, before any worker exists
     RatingRequest.objects.all().delete()  # its request served
