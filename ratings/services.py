@@ -308,13 +308,14 @@ def publish_requests() -> bool:
     return True
 
 
-def recover_requests(*, worker: str = "") -> int:
+def recover_requests(*, worker: str = "", started: datetime.datetime | None = None) -> int:
     """Put back the runs whose worker is gone: heartbeat silent for RATING_RUN_STALE_SECONDS, or (told
-    by a worker that has just started) claimed by a worker of that very name, which cannot be alive."""
+    by a worker that started at `started`) claimed before then by a worker of that very name, which
+    cannot be alive any more."""
     limit = timezone.now() - datetime.timedelta(seconds=settings.RATING_RUN_STALE_SECONDS)
     lost = Q(heartbeat_at__lt=limit) | Q(heartbeat_at__isnull=True)
-    if worker:
-        lost |= Q(worker=worker)
+    if worker and started is not None:
+        lost |= Q(worker=worker, started_at__lt=started)
     with transaction.atomic():
         rows = list(
             RatingRequest.objects.select_for_update(skip_locked=True)
@@ -345,10 +346,14 @@ def _adopt_orphans() -> int:
     return len(created)
 
 
-def sweep_requests(*, worker: str = "") -> bool:
-    """The safety net, every minute and at each worker's start: lost runs back, pending ones sent."""
-    recover_requests(worker=worker)
+def sweep_requests(*, worker: str = "", started: datetime.datetime | None = None) -> bool:
+    """The safety net, every minute and at each worker's start: lost runs back, pending ones sent,
+    requests done a month ago forgotten."""
+    recover_requests(worker=worker, started=started)
     _adopt_orphans()
+    RatingRequest.objects.filter(
+        state=RatingRequest.State.DONE, finished_at__lt=timezone.now() - datetime.timedelta(days=30)
+    ).delete()
     return publish_requests()
 
 

@@ -53,9 +53,9 @@ def run_rating_requests(self) -> None:
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
-def sweep_rating_requests(worker: str = "") -> None:
+def sweep_rating_requests(worker: str = "", started: str | None = None) -> None:
     """The safety net: runs whose worker is gone and requests the broker never got are sent again."""
-    services.sweep_requests(worker=worker)
+    services.sweep_requests(worker=worker, started=datetime.datetime.fromisoformat(started) if started else None)
 
 
 def request_gcr() -> None:
@@ -88,8 +88,10 @@ def _sweep_when_a_worker_starts(sender, **_kwargs) -> None:
     restarts), and, once their heartbeat has had time to go stale, those of any other lost worker.
     Sent as tasks: the main worker process never opens the database its pool children inherit."""
     hostname = getattr(sender, "hostname", "") or ""
+    # Only runs claimed before this start: one this worker begins meanwhile carries the same name.
+    started = timezone.now().isoformat()
     try:
-        sweep_rating_requests.apply_async(kwargs={"worker": hostname})
+        sweep_rating_requests.apply_async(kwargs={"worker": hostname, "started": started})
         sweep_rating_requests.apply_async(countdown=settings.RATING_RUN_STALE_SECONDS + 5)
     except Exception:  # the broker went away again: beat's sweeper will do it
         logger.warning("could not send the start-up sweep of rating requests", exc_info=True)

@@ -117,8 +117,10 @@ def test_it_puts_back_a_run_whose_heartbeat_stopped_and_leaves_a_live_one(settin
     assert (lost.state, lost.published_at, lost.run_token) == (State.PENDING, None, "")
     assert "gone@host" in lost.error
     assert alive.state == State.RUNNING
-    # A worker that starts under the name of the one that ran it knows that one is dead.
-    assert services.recover_requests(worker="busy@host") == 1
+    # A worker that starts under the name of the one that ran it knows that one is dead; a run it
+    # has begun itself since it started is its own.
+    assert services.recover_requests(worker="busy@host", started=silent) == 0
+    assert services.recover_requests(worker="busy@host", started=now) == 1
     alive.refresh_from_db()
     assert alive.state == State.PENDING
 
@@ -239,7 +241,18 @@ def test_it_sweeps_every_minute_and_when_a_worker_starts(settings):
     with mock.patch("ratings.tasks.sweep_rating_requests.apply_async") as send:
         worker_ready.send(sender=Consumer())
     # At once for the runs of a worker of its own name; later for any other lost worker's.
-    assert send.call_args_list == [
-        mock.call(kwargs={"worker": "celery@box"}),
-        mock.call(countdown=settings.RATING_RUN_STALE_SECONDS + 5),
-    ]
+    first, later = send.call_args_list
+    assert first.kwargs["kwargs"]["worker"] == "celery@box"
+    started = datetime.datetime.fromisoformat(first.kwargs["kwargs"]["started"])
+    assert abs(timezone.now() - started) < datetime.timedelta(seconds=5)
+    assert later == mock.call(countdown=settings.RATING_RUN_STALE_SECONDS + 5)
+
+
+def test_it_forgets_requests_done_a_month_ago():
+    old = RatingRequest.objects.create(
+        reason=Reason.ADMIN, state=State.DONE, finished_at=timezone.now() - datetime.timedelta(days=31)
+    )
+    recent = RatingRequest.objects.create(reason=Reason.ADMIN, state=State.DONE, finished_at=timezone.now())
+    services.sweep_requests()
+    assert list(RatingRequest.objects.values_list("pk", flat=True)) == [recent.pk]
+    assert old.pk != recent.pk
