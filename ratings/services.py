@@ -320,16 +320,24 @@ def recover_requests(*, worker: str = "", started: datetime.datetime | None = No
         rows = list(
             RatingRequest.objects.select_for_update(skip_locked=True)
             .filter(lost, state=RatingRequest.State.RUNNING)
-            .values_list("pk", "worker")
+            .values_list("pk", "worker", "attempts", "tournament_id")
         )
-        for pk, gone in rows:
-            logger.warning("rating request %s: its worker %s is gone, it is queued again", pk, gone or "?")
+        for pk, gone, attempts, tournament_id in rows:
+            error = f"the worker {gone or '?'} stopped during the run"
+            if attempts < settings.RATING_RUN_MAX_ATTEMPTS:
+                logger.warning("rating request %s: %s; it is queued again", pk, error)
+                RatingRequest.objects.filter(pk=pk).update(
+                    state=RatingRequest.State.PENDING, published_at=None, run_token="", error=error
+                )
+                continue
+            # Killed every time (the hard time limit, memory): failed, for staff to look at and retry.
+            error = f"{error}, {attempts} times"
+            logger.error("rating request %s failed: %s", pk, error)
             RatingRequest.objects.filter(pk=pk).update(
-                state=RatingRequest.State.PENDING,
-                published_at=None,
-                run_token="",
-                error=f"the worker {gone} stopped during the run",
+                state=RatingRequest.State.FAILED, run_token="", error=error, finished_at=timezone.now()
             )
+            if tournament_id is not None:
+                _mark_failed(tournament_id, RuntimeError(error))
     return len(rows)
 
 

@@ -125,6 +125,26 @@ def test_it_puts_back_a_run_whose_heartbeat_stopped_and_leaves_a_live_one(settin
     assert alive.state == State.PENDING
 
 
+def test_it_fails_a_run_whose_worker_was_killed_every_time(settings):
+    tournament = make_tournament("Cup", D(2025, 9, 6), children(4, seed=13), seed=13)
+    silent = timezone.now() - datetime.timedelta(seconds=settings.RATING_RUN_STALE_SECONDS + 1)
+    RatingRequest.objects.create(
+        reason=Reason.CONFIRM,
+        tournament=tournament,
+        state=State.RUNNING,
+        started_at=silent,
+        heartbeat_at=silent,
+        worker="w@host",
+        attempts=settings.RATING_RUN_MAX_ATTEMPTS,
+    )
+    assert services.recover_requests() == 1
+    request = RatingRequest.objects.get(tournament=tournament)
+    tournament.refresh_from_db()
+    assert request.state == State.FAILED
+    assert f"stopped during the run, {settings.RATING_RUN_MAX_ATTEMPTS} times" in request.error
+    assert tournament.status == Tournament.Status.FAILED
+
+
 def test_it_fails_a_failing_run_with_its_reason_for_the_request_and_the_tournament():
     kids = children(8, seed=6)
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, seed=6)
