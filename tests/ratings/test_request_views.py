@@ -139,3 +139,47 @@ class RatingQueueTestCase(BaseTestCase):
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.RATED  # eager: the retry ran at once
         assert not RatingRequest.objects.exclude(state=State.DONE).exists()
+
+    def test_it_writes_a_request_for_every_other_change_and_none_raises_with_the_broker_down(self):
+        from federation import corrections
+        from players.models import FideImportApplication
+        from players.services import application_decide
+        from tests.players.factories import PlayerFactory
+
+        kids = children(8, seed=24)
+        first = make_tournament("Stage 1", D(2025, 9, 6), kids, seed=24)
+        second = make_tournament("Stage 2", D(2025, 10, 4), kids[:4] + [PlayerFactory() for _ in range(4)], seed=25)
+        services.rating_run(tournament_id=first.pk)
+        services.rating_run(tournament_id=second.pk)
+        duplicate = second.participants.order_by("-start_number").first().player
+        game = second.games.filter(kind="played").first()
+        application = FideImportApplication.objects.create(
+            applicant=self.player_user,
+            player=PlayerFactory(),  # no rating yet: the FIDE rating becomes his
+            fide_id=4100200,
+            fide_rating=1650,
+            rating_list_month=D(2025, 9, 1),
+        )
+        with BrokerDown():
+            with self.captureOnCommitCallbacks(execute=True):
+                corrections.game_correct(game=game, admin=self.staff, result="0-1", kind="played", reason="Misread")
+            with self.captureOnCommitCallbacks(execute=True):
+                corrections.players_merge(keep=kids[7], duplicate=duplicate, admin=self.staff, reason="Same boy")
+            with self.captureOnCommitCallbacks(execute=True):
+                corrections.birth_date_edit(
+                    player=kids[1], birth_date=D(2014, 2, 2), precision="day", admin=self.staff, reason="Passport"
+                )
+            with self.captureOnCommitCallbacks(execute=True):
+                application_decide(application=application, admin=self.staff, approve=True, reason="Checked")
+        waiting = dict(
+            RatingRequest.objects.filter(state=State.PENDING, published_at=None).values_list("reason", "since")
+        )
+        assert waiting == {
+            "correction": second.end_date,
+            "merge": second.end_date,
+            "birth_date": first.end_date,
+            "fide_import": timezone.localdate(),
+        }
+        services.sweep_requests()  # the broker is back
+        assert not RatingRequest.objects.exclude(state=State.DONE).exists()
+        assert RatingChange.objects.get(tournament=second, system="orr", player=game.black).score > 0
