@@ -24,9 +24,11 @@ app.conf.beat_schedule = {
         "task": "ratings.tasks.publish_monthly_lists",
         "schedule": crontab(minute=5, hour=0, day_of_month=1),
     },
-    # Tournaments whose queue message was lost are queued again.
-    "requeue-stalled-tournaments": {
-        "task": "ratings.tasks.requeue_stalled",
-        "schedule": crontab(minute="*/15"),
+    # The rating requests' safety net: runs whose worker is gone (silent heartbeat) and requests
+    # the broker never got (it was down) are sent again; a queued tournament without any request
+    # gets one. Every minute: a lost run is rated again within a minute or two.
+    "sweep-rating-requests": {
+        "task": "ratings.tasks.sweep_rating_requests",
+        "schedule": crontab(minute="*"),
     },
 }

@@ -16,7 +16,14 @@ from django.utils.translation import gettext as _
 
 from federation import audit
 from players.models import FideImportApplication, Follow, Player
-from ratings.models import InactivityPenalty, PlayerRating, ProvisionalGame, RatingChange, RatingOverride
+from ratings.models import (
+    InactivityPenalty,
+    PlayerRating,
+    ProvisionalGame,
+    RatingChange,
+    RatingOverride,
+    RatingRequest,
+)
 from tournaments.models import Game, Participant, Tournament
 
 
@@ -24,10 +31,11 @@ class CorrectionError(Exception):
     pass
 
 
-def _rerate_from(day: datetime.date | None) -> None:
-    from ratings.tasks import rerate_since
+def _rerate_from(day: datetime.date | None, reason: str) -> None:
+    """A durable request in this transaction: the correction and its re-rating commit together."""
+    from ratings.services import rating_request
 
-    transaction.on_commit(lambda: rerate_since.delay(day.isoformat() if day else None))
+    rating_request(reason=reason, since=day)
 
 
 def tournament_withdraw(*, tournament: Tournament, admin, reason: str) -> Tournament:
@@ -52,7 +60,7 @@ def tournament_withdraw(*, tournament: Tournament, admin, reason: str) -> Tourna
             reason=reason,
         )
         # Replaying from its place deletes its results (they are at or after the key) and rates the rest.
-        _rerate_from(tournament.end_date)
+        _rerate_from(tournament.end_date, RatingRequest.Reason.WITHDRAW)
     return tournament
 
 
@@ -77,7 +85,7 @@ def game_correct(*, game: Game, admin, result: str, kind: str, reason: str) -> G
             after={"result": result, "kind": kind},
             reason=reason,
         )
-        _rerate_from(game.tournament.end_date)
+        _rerate_from(game.tournament.end_date, RatingRequest.Reason.CORRECTION)
     return game
 
 
@@ -140,7 +148,7 @@ def players_merge(*, keep: Player, duplicate: Player, admin, reason: str) -> Pla
             after=counts,
             reason=reason,
         )
-        _rerate_from(first)
+        _rerate_from(first, RatingRequest.Reason.MERGE)
     return keep
 
 
@@ -202,5 +210,5 @@ def birth_date_edit(*, player: Player, birth_date, precision: str, admin, reason
             reason=reason,
         )
         if first is not None:
-            _rerate_from(first)
+            _rerate_from(first, RatingRequest.Reason.BIRTH_DATE)
     return player

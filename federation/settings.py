@@ -282,6 +282,11 @@ PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000,
 GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
 # For failure drills only: a rating run pauses this long inside its transaction (default 0).
 RATING_RUN_PAUSE_SECONDS = env_int("RATING_RUN_PAUSE_SECONDS", 0, minimum=0)
+# A running rating run beats its heartbeat this often (PostgreSQL); one silent for RATING_RUN_STALE_SECONDS
+# lost its worker and is queued again. A run failing for a passing reason is tried this many times.
+RATING_HEARTBEAT_SECONDS = 5
+RATING_RUN_STALE_SECONDS = 45
+RATING_RUN_MAX_ATTEMPTS = 3
 # Replays of at least this many games rate ORR in a forked process beside Mchess and PlayChess.
 RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimum=0)
 

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_http_methods
 from federation import corrections
 from federation.models import AuditEntry
 from players.models import Player
+from ratings import services as rating_services
+from ratings.notices import tell_if_waiting
 from tournaments.importers.dates import parse_date
 from tournaments.models import Game, Tournament
 
@@ -79,6 +81,7 @@ def tournament_withdraw(request, pk: int):
             form.add_error(None, str(error))
         else:
             messages.success(request, _("The tournament is withdrawn; the later tournaments are being re-rated."))
+            tell_if_waiting(request)
             return redirect("tournaments:list")
     context = {"form": form, "title": _("Withdraw %(name)s") % {"name": tournament}, "object": tournament}
     return render(request, "staff/form.html", context, status=400 if form.errors else 200)
@@ -101,6 +104,7 @@ def game_correct(request, pk: int):
             messages.success(
                 request, _("The result is corrected; the tournament and the later ones are being re-rated.")
             )
+            tell_if_waiting(request)
             return redirect(game.tournament.get_absolute_url())
     title = _("Round %(round)s of %(tournament)s: %(game)s") % {
         "round": game.round,
@@ -128,6 +132,7 @@ def players_merge(request):
                 form.add_error(None, str(error))
             else:
                 messages.success(request, _("The records are merged; their ratings are being recomputed."))
+                tell_if_waiting(request)
                 return redirect(keep.get_absolute_url())
         else:
             preview = {
@@ -160,6 +165,7 @@ def birth_date_edit(request, federation_id: int):
                     reason=form.cleaned_data["reason"],
                 )
                 messages.success(request, _("The birth date is changed; the tournaments concerned are being re-rated."))
+                tell_if_waiting(request)
                 return redirect(player.get_absolute_url())
         else:
             differences = corrections.preview_birth_date(player=player, birth_date=birth_date, precision=precision)
@@ -190,3 +196,16 @@ def evidence(request, pk: int):
         raise Http404("No evidence file")
     name = application.evidence_file.name.rsplit("/", 1)[-1]
     return FileResponse(application.evidence_file.open("rb"), as_attachment=True, filename=name)
+
+
+@permission_required("tournaments.change_tournament", raise_exception=True)
+@require_http_methods(["POST"])
+def rating_retry(request, pk: int):
+    """Queue a failed rating run again (the tournament's own, or a re-rating that reaches it)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if rating_services.retry_request(tournament=tournament, admin=request.user):
+        messages.success(request, _("The rating run is queued again."))
+        tell_if_waiting(request)
+    else:
+        messages.info(request, _("No failed rating run to retry."))
+    return redirect("arbiter:tournament", pk=tournament.pk)

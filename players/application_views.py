@@ -13,6 +13,7 @@ from federation.models import AuditEntry
 from players import services
 from players.forms import ApplicationForm, DecisionForm
 from players.models import FideImportApplication, Player
+from ratings.notices import tell_if_waiting
 
 REVIEW_PERMISSION = "players.change_fideimportapplication"
 
@@ -88,6 +89,7 @@ def review(request, pk: int):
             form.add_error(None, str(error))
         else:
             messages.success(request, _("The decision is recorded and the applicant informed."))
+            tell_if_waiting(request)
             return redirect("players:review_queue")
     player = application.player
     same_fide = Player.objects.filter(Q(fide_id=application.fide_id)).exclude(pk=getattr(player, "pk", None))

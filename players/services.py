@@ -131,8 +131,8 @@ def application_decide(
     (established), Mchess starts at 10 x FIDE and PlayChess enters with it, in every system where the
     player has no rating yet, and in the others too when the admin chooses to replace them."""
     from ratings.engines import mchess
-    from ratings.models import RatingOverride
-    from ratings.tasks import rerate_since
+    from ratings.models import RatingOverride, RatingRequest
+    from ratings.services import rating_request
 
     with transaction.atomic():
         application = FideImportApplication.objects.select_for_update().get(pk=application.pk)
@@ -184,7 +184,7 @@ def application_decide(
                 RatingOverride.objects.create(
                     player=player, effective=effective, reason=f"FIDE {application.fide_id}: {fide}", **values
                 )
-                transaction.on_commit(lambda: rerate_since.delay(effective.isoformat()))
+                rating_request(reason=RatingRequest.Reason.FIDE_IMPORT, since=effective)
             application.player = player
             application.status = FideImportApplication.Status.APPROVED
             application.save()

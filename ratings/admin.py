@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from ratings.models import PlayerRating, ProvisionalGame, RatingChange, RatingList, RatingListEntry
+from ratings.models import PlayerRating, ProvisionalGame, RatingChange, RatingList, RatingListEntry, RatingRequest
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -54,3 +54,15 @@ class RatingListEntryAdmin(ReadOnlyAdmin):
     list_filter = ["rating_list__system", "rating_list__month", "provisional"]
     search_fields = ["player__family_name", "player__federation_id"]
     list_select_related = ["rating_list", "player"]
+
+
+@admin.register(RatingRequest)
+class RatingRequestAdmin(ReadOnlyAdmin):
+    """Where every re-rating stands: waiting, running (with its heartbeat), done or failed and why."""
+
+    list_display = [
+        "id", "reason", "tournament", "since", "state", "created_at", "started_at", "heartbeat_at", "worker", "attempts"
+    ]  # fmt: skip
+    list_filter = ["state", "reason"]
+    list_select_related = ["tournament"]
+    readonly_fields = ["error"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from federation.fields import PlainJSONField
 from players.models import Player
@@ -263,3 +264,58 @@ class RatingOverride(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} from {self.effective}: {self.reason}"
+
+
+class RatingRequest(models.Model):
+    """A durable "re-rate from here": written in the transaction of the change that needs it.
+
+    The Celery message is only a wake-up call: a run claims every pending request, rates once
+    from the earliest of their places, and marks them done. A request outlives a broker that is
+    down (the sweeper publishes it later) and a worker killed mid-run (its heartbeat stops, the
+    sweeper or the next worker to start puts it back).
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", pgettext_lazy("rating run", "waiting for a worker")
+        RUNNING = "running", pgettext_lazy("rating run", "running")
+        DONE = "done", pgettext_lazy("rating run", "done")
+        FAILED = "failed", pgettext_lazy("rating run", "failed")
+
+    class Reason(models.TextChoices):
+        CONFIRM = "confirm", _("tournament confirmed")
+        WITHDRAW = "withdraw", _("tournament withdrawn")
+        CORRECTION = "correction", _("result corrected")
+        MERGE = "merge", _("players merged")
+        BIRTH_DATE = "birth_date", _("birth date edited")
+        FIDE_IMPORT = "fide_import", _("FIDE rating imported")
+        ADMIN = "admin", _("re-rating by an admin")
+        RECOVERY = "recovery", _("queued tournament recovered")
+
+    # From the tournament's place in the rating order, or from a date, or (neither) the whole history.
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, null=True, blank=True, related_name="rating_requests", verbose_name=_("tournament")
+    )
+    since = models.DateField(_("re-rate from"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
+    state = models.CharField(
+        pgettext_lazy("rating run", "state"), max_length=8, choices=State.choices, default=State.PENDING
+    )
+    created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    published_at = models.DateTimeField(pgettext_lazy("rating run", "sent to the queue at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    heartbeat_at = models.DateTimeField(pgettext_lazy("rating run", "last heartbeat"), null=True, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("rating run", "finished at"), null=True, blank=True)
+    worker = models.CharField(pgettext_lazy("rating run", "worker"), max_length=200, blank=True)
+    run_token = models.CharField(max_length=32, blank=True)  # which claim a run's end may close
+    attempts = models.PositiveIntegerField(pgettext_lazy("rating run", "attempts"), default=0)
+    error = models.TextField(pgettext_lazy("rating run", "error"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("rating request")
+        verbose_name_plural = _("rating requests")
+        indexes = [models.Index(fields=["state", "created_at"], name="rating_request_state_idx")]
+
+    def __str__(self) -> str:
+        place = (self.tournament_id and f"tournament {self.tournament_id}") or self.since or "the whole history"
+        return f"{self.get_reason_display()}: from {place} ({self.state})"

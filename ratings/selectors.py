@@ -6,10 +6,10 @@ import datetime
 import hashlib
 from collections.abc import Sequence
 
-from django.db.models import F, QuerySet, Window
+from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
-from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry
+from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry, RatingRequest
 
 
 def rating_list(*, system: str) -> QuerySet[PlayerRating]:
@@ -410,3 +410,35 @@ def home_top_lists_cached(*, size: int = 10) -> list[dict]:
     version = f"{ratings_version()}|{datetime.date.today()}"  # noqa: DTZ011 - age groups turn with the year
     key = f"home-top-lists:{get_language()}:{size}:{hashlib.sha256(version.encode()).hexdigest()[:20]}"
     return cache.get_or_set(key, lambda: home_top_lists(size=size), timeout=600)
+
+
+# --- Rating requests -------------------------------------------------------------------------------
+
+
+def covering(tournament) -> Q:
+    """Requests whose run reaches the tournament: its own, those of earlier tournaments, and those
+    from a date on or before its end (or of the whole history)."""
+    return (
+        Q(tournament=tournament)
+        | Q(tournament__end_date__lt=tournament.end_date)
+        | Q(tournament__isnull=True, since__isnull=True)
+        | Q(tournament__isnull=True, since__lte=tournament.end_date)
+    )
+
+
+def requests_waiting() -> bool:
+    """Whether some request could not be sent to the queue (the broker is down): the run waits."""
+    return RatingRequest.objects.filter(state=RatingRequest.State.PENDING, published_at__isnull=True).exists()
+
+
+def tournament_run(*, tournament) -> RatingRequest | None:
+    """The rating run the tournament's page reports: running, else waiting, else failed (one query)."""
+    order = {RatingRequest.State.RUNNING: 0, RatingRequest.State.PENDING: 1, RatingRequest.State.FAILED: 2}
+    rows = (
+        # Another tournament's failure is shown on that tournament's page, where its retry is.
+        RatingRequest.objects.filter(covering(tournament), state__in=list(order))
+        .exclude(~Q(tournament=tournament), tournament__isnull=False, state=RatingRequest.State.FAILED)
+        .select_related("tournament")
+        .order_by("-created_at", "-id")[:20]
+    )
+    return min(rows, key=lambda r: order[r.state], default=None)

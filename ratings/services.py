@@ -10,18 +10,29 @@ from __future__ import annotations
 
 import datetime
 import logging
+import threading
+import uuid
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, F, When, Window
+from django.db import DatabaseError, connection, connections, transaction
+from django.db.models import Case, F, Q, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
 from federation.bulk import copy_stream, raw_rows
 from players.models import Player
 from ratings.engines import gcr
-from ratings.models import GcrRun, PenaltyMonth, PlayerRating, RatingList, RatingListEntry, System
+from ratings.forked import ChildFailed
+from ratings.models import (
+    GcrRun,
+    PenaltyMonth,
+    PlayerRating,
+    RatingList,
+    RatingListEntry,
+    RatingRequest,
+    System,
+)
 from ratings.replay import HISTORY, START, Summary, penalty_key, replay_from, tournament_key
 from tournaments.models import Game, Tournament
 
@@ -161,16 +172,6 @@ def publish_lists(*, month: datetime.date) -> list[RatingList]:
     return published
 
 
-def stalled_tournaments(*, older_than: datetime.timedelta) -> list[int]:
-    """Tournaments queued (or confirmed) for longer than `older_than` without being rated."""
-    limit = timezone.now() - older_than
-    return list(
-        Tournament.objects.filter(
-            status__in=[Tournament.Status.QUEUED, Tournament.Status.CONFIRMED], updated_at__lt=limit
-        ).values_list("pk", flat=True)
-    )
-
-
 # --- GCR -----------------------------------------------------------------------------------------
 
 
@@ -264,3 +265,277 @@ def gcr_recompute(*, force: bool = False) -> bool:
         run.accuracy = Decimal(f"{result.accuracy:.2f}") if result.accuracy is not None else None
         run.save()
     return True
+
+
+# --- Rating requests: the durable "re-rate from here" ---------------------------------------------
+
+REPUBLISH_AFTER = datetime.timedelta(minutes=5)  # a pending request published this long ago: the message may be lost
+ORPHAN_AFTER = datetime.timedelta(minutes=10)  # a queued tournament without any request (older versions, by hand)
+OPEN = (RatingRequest.State.PENDING, RatingRequest.State.RUNNING)
+
+
+def rating_request(
+    *, reason: str, tournament: Tournament | None = None, since: datetime.date | None = None
+) -> RatingRequest:
+    """Ask for a re-rating from a tournament's place, from a date, or (neither) of the whole history.
+
+    The one call for every change that needs a re-rating: make it inside the transaction of the
+    change, so the change and the request commit together. The request is sent to the queue after
+    the commit; if the broker is down the request waits in the database and the sweeper (or the
+    next worker to start, or the next successful publish) sends it. It never raises for the queue.
+    """
+    request = RatingRequest.objects.create(reason=reason, tournament=tournament, since=since)
+    transaction.on_commit(publish_requests)
+    return request
+
+
+def publish_requests() -> bool:
+    """Send one wake-up message for every pending request not sent yet (one run serves them all).
+
+    Never raises: with the broker down the requests stay pending, unsent, and the caller tells the
+    user that the run waits. False when the message could not be sent.
+    """
+    from ratings.tasks import run_rating_requests
+
+    now = timezone.now()
+    due = list(
+        RatingRequest.objects.filter(state=RatingRequest.State.PENDING)
+        .filter(Q(published_at__isnull=True) | Q(published_at__lt=now - REPUBLISH_AFTER))
+        .values_list("pk", flat=True)
+    )
+    if not due:
+        return True
+    # Marked first: with eager tasks (development) the run happens inside apply_async and closes them.
+    RatingRequest.objects.filter(pk__in=due, state=RatingRequest.State.PENDING).update(published_at=now)
+    try:
+        run_rating_requests.apply_async(retry=True, retry_policy={"max_retries": 1, "interval_start": 0.2})
+    except Exception:  # the broker is down (or an eager run failed, and recorded it): never the user's 500
+        logger.warning(
+            "rating requests %s could not be sent to the queue; they wait for the sweeper", due, exc_info=True
+        )
+        RatingRequest.objects.filter(pk__in=due, state=RatingRequest.State.PENDING, published_at=now).update(
+            published_at=None
+        )
+        return False
+    return True
+
+
+def recover_requests(*, worker: str = "", started: datetime.datetime | None = None) -> int:
+    """Put back the runs whose worker is gone: heartbeat silent for RATING_RUN_STALE_SECONDS, or (told
+    by a worker that started at `started`) claimed before then by a worker of that very name, which
+    cannot be alive any more."""
+    limit = timezone.now() - datetime.timedelta(seconds=settings.RATING_RUN_STALE_SECONDS)
+    lost = Q(heartbeat_at__lt=limit) | Q(heartbeat_at__isnull=True)
+    if worker and started is not None:
+        lost |= Q(worker=worker, started_at__lt=started)
+    with transaction.atomic():
+        rows = list(
+            RatingRequest.objects.select_for_update(skip_locked=True)
+            .filter(lost, state=RatingRequest.State.RUNNING)
+            .values_list("pk", "worker", "attempts", "tournament_id")
+        )
+        for pk, gone, attempts, tournament_id in rows:
+            error = f"the worker {gone or '?'} stopped during the run"
+            if attempts < settings.RATING_RUN_MAX_ATTEMPTS:
+                logger.warning("rating request %s: %s; it is queued again", pk, error)
+                RatingRequest.objects.filter(pk=pk).update(
+                    state=RatingRequest.State.PENDING, published_at=None, run_token="", error=error
+                )
+                continue
+            # Killed every time (the hard time limit, memory): failed, for staff to look at and retry.
+            error = f"{error}, {attempts} times"
+            logger.error("rating request %s failed: %s", pk, error)
+            RatingRequest.objects.filter(pk=pk).update(
+                state=RatingRequest.State.FAILED, run_token="", error=error, finished_at=timezone.now()
+            )
+            if tournament_id is not None:
+                _mark_failed(tournament_id, RuntimeError(error))
+    return len(rows)
+
+
+def _adopt_orphans() -> int:
+    """Queued tournaments with no request at all (queued before requests existed, or set by hand)."""
+    limit = timezone.now() - ORPHAN_AFTER
+    orphans = Tournament.objects.filter(
+        status__in=[Tournament.Status.QUEUED, Tournament.Status.CONFIRMED], updated_at__lt=limit
+    ).exclude(rating_requests__state__in=[*OPEN, RatingRequest.State.FAILED])
+    created = RatingRequest.objects.bulk_create(
+        RatingRequest(tournament_id=pk, reason=RatingRequest.Reason.RECOVERY)
+        for pk in orphans.values_list("pk", flat=True)
+    )
+    return len(created)
+
+
+def sweep_requests(*, worker: str = "", started: datetime.datetime | None = None) -> bool:
+    """The safety net, every minute and at each worker's start: lost runs back, pending ones sent,
+    requests done a month ago forgotten."""
+    recover_requests(worker=worker, started=started)
+    _adopt_orphans()
+    RatingRequest.objects.filter(
+        state=RatingRequest.State.DONE, finished_at__lt=timezone.now() - datetime.timedelta(days=30)
+    ).delete()
+    return publish_requests()
+
+
+def retry_request(*, tournament: Tournament, admin) -> int:
+    """Staff's retry of a failed run reaching this tournament: its failed requests wait again, in their
+    places, and a failed tournament is queued again. Returns how many requests wait now."""
+    from federation import audit
+
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        failed = RatingRequest.objects.filter(state=RatingRequest.State.FAILED).filter(
+            Q(tournament=tournament)
+            | Q(tournament__isnull=True, since__lte=tournament.end_date)
+            | Q(tournament__isnull=True, since__isnull=True)
+        )
+        count = failed.update(
+            state=RatingRequest.State.PENDING, attempts=0, error="", published_at=None, run_token="", finished_at=None
+        )
+        before = {"status": tournament.status}
+        if tournament.status == Tournament.Status.FAILED:
+            tournament.status, tournament.status_detail = Tournament.Status.QUEUED, ""
+            tournament.save(update_fields=["status", "status_detail", "updated_at"])
+            rating_request(reason=RatingRequest.Reason.ADMIN, tournament=tournament)
+            count += 1
+        audit.record(
+            actor=admin,
+            action="rating_retried",
+            target=tournament,
+            summary=f"retried the rating run of {tournament}",
+            before=before,
+            after={"status": tournament.status, "requests": count},
+            reason="",
+        )
+        transaction.on_commit(publish_requests)
+    return count
+
+
+def _request_key(request: RatingRequest) -> tuple | None:
+    """Where a request's run starts; None when there is nothing to rate (its tournament left the history)."""
+    if request.tournament_id is not None:
+        tournament = request.tournament
+        return tournament_key(tournament) if tournament.status in HISTORY else None
+    return START if request.since is None else (request.since, datetime.date.min, 0)
+
+
+class _Heartbeat(threading.Thread):
+    """Beats the claimed requests' heartbeat in its own connection: the run is one long transaction
+    whose writes nobody sees before it ends, and a worker killed whole stops beating at once."""
+
+    def __init__(self, token: str):
+        super().__init__(name=f"rating-heartbeat-{token[:6]}", daemon=True)
+        self.token = token
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.halt.wait(settings.RATING_HEARTBEAT_SECONDS):
+                try:
+                    RatingRequest.objects.filter(run_token=self.token, state=RatingRequest.State.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
+                except DatabaseError:
+                    logger.warning("the rating run's heartbeat could not be written", exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.join(timeout=30)
+
+
+def _claim(token: str, worker: str) -> list[RatingRequest]:
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(
+            RatingRequest.objects.select_for_update(skip_locked=True)
+            .filter(state=RatingRequest.State.PENDING)
+            .values_list("pk", flat=True)
+        )
+        RatingRequest.objects.filter(pk__in=ids).update(
+            state=RatingRequest.State.RUNNING,
+            run_token=token,
+            worker=worker[:200],
+            started_at=now,
+            heartbeat_at=now,
+            attempts=F("attempts") + 1,
+        )
+    return list(RatingRequest.objects.filter(pk__in=ids, run_token=token))
+
+
+def run_requests(*, worker: str = "") -> Summary | None:
+    """Claim every pending request and rate once from the earliest of their places.
+
+    Idempotent: a duplicate message finds nothing pending, and two runs never overlap (the rating
+    lock). None when there was nothing to do.
+    """
+    token = uuid.uuid4().hex
+    claimed = _claim(token, worker)
+    if not claimed:
+        return None
+    beat = _Heartbeat(token) if connection.vendor == "postgresql" else None  # SQLite: one writer at a time
+    if beat is not None:
+        beat.start()
+    try:
+        with transaction.atomic():
+            _lock()
+            requests = list(RatingRequest.objects.filter(pk__in=[r.pk for r in claimed]).select_related("tournament"))
+            keys = [key for key in map(_request_key, requests) if key is not None]
+            summary = None
+            if keys:
+                key = min(keys)
+                # A re-rating from a date includes the failed tournaments after it, as an admin's re-rating does.
+                dated = [r.since or datetime.date.min for r in requests if r.tournament_id is None]
+                if dated:
+                    Tournament.objects.filter(status=Tournament.Status.FAILED, end_date__gte=min(dated)).update(
+                        status=Tournament.Status.QUEUED, status_detail=""
+                    )
+                summary = replay_from(key)
+    except Exception as exc:
+        _run_failed(token, claimed, exc)
+        raise_transient = isinstance(exc, ChildFailed) or (isinstance(exc, DatabaseError) and _is_transient(exc))
+        if raise_transient and max(r.attempts for r in claimed) < settings.RATING_RUN_MAX_ATTEMPTS:
+            raise TransientError(str(exc)) from exc
+        raise
+    finally:
+        if beat is not None:
+            beat.stop()
+    now = timezone.now()
+    RatingRequest.objects.filter(run_token=token, state=RatingRequest.State.RUNNING).update(
+        state=RatingRequest.State.DONE, finished_at=now, heartbeat_at=now, error=""
+    )
+    if keys:
+        _close_superseded(min(keys), now)
+    logger.info("rating requests %s done by %s", [r.pk for r in claimed], worker or "this process")
+    return summary
+
+
+def _close_superseded(key: tuple, now) -> None:
+    """Failed requests whose place this successful run covered are done: their tournaments are rated now."""
+    failed = RatingRequest.objects.filter(state=RatingRequest.State.FAILED).select_related("tournament")
+    covered = [r.pk for r in failed if (k := _request_key(r)) is not None and k >= key]
+    RatingRequest.objects.filter(pk__in=covered).update(state=RatingRequest.State.DONE, finished_at=now)
+
+
+def _run_failed(token: str, claimed: list[RatingRequest], exc: Exception) -> None:
+    """A passing failure (the database went away, the forked ORR process died or failed) is tried again
+    up to RATING_RUN_MAX_ATTEMPTS times; any other failure, or the last attempt, is failed with the reason."""
+    reason = f"{type(exc).__name__}: {exc}"[:2000]
+    retry = isinstance(exc, ChildFailed) or (isinstance(exc, DatabaseError) and _is_transient(exc))
+    now = timezone.now()
+    try:
+        for request in claimed:
+            mine = RatingRequest.objects.filter(pk=request.pk, run_token=token, state=RatingRequest.State.RUNNING)
+            if retry and request.attempts < settings.RATING_RUN_MAX_ATTEMPTS:
+                logger.warning(
+                    "rating request %s failed (attempt %s), tried again: %s", request.pk, request.attempts, reason
+                )
+                mine.update(state=RatingRequest.State.PENDING, error=reason, published_at=now, run_token="")
+            else:
+                logger.error("rating request %s failed: %s", request.pk, reason)
+                mine.update(state=RatingRequest.State.FAILED, error=reason, finished_at=now)
+                if request.tournament_id is not None:
+                    _mark_failed(request.tournament_id, exc)
+    except DatabaseError:
+        logger.exception("could not record the failure of rating requests %s", [r.pk for r in claimed])

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import datetime
+import logging
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from ratings import services
+
+logger = logging.getLogger(__name__)
 
 TRANSIENT = (services.TransientError, OperationalError, InterfaceError)
 
@@ -39,11 +43,19 @@ def publish_monthly_lists() -> None:
     services.publish_lists(month=timezone.now().astimezone(datetime.UTC).date())
 
 
+@shared_task(bind=True, autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=300, max_retries=10)
+def run_rating_requests(self) -> None:
+    """Rate what the pending rating requests ask for (one run for all of them)."""
+    summary = services.run_requests(worker=self.request.hostname or "")
+    if summary is not None:
+        request_gcr()
+        notify_followers.delay(services.unannounced(summary.tournaments))
+
+
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
-def requeue_stalled() -> None:
-    """A safety net: a queued tournament whose message was lost is queued again (runs are idempotent)."""
-    for tournament_id in services.stalled_tournaments(older_than=datetime.timedelta(minutes=10)):
-        rate_tournament.delay(tournament_id)
+def sweep_rating_requests(worker: str = "", started: str | None = None) -> None:
+    """The safety net: runs whose worker is gone and requests the broker never got are sent again."""
+    services.sweep_requests(worker=worker, started=datetime.datetime.fromisoformat(started) if started else None)
 
 
 def request_gcr() -> None:
@@ -52,11 +64,8 @@ def request_gcr() -> None:
     recompute_gcr.apply_async(countdown=settings.GCR_DEBOUNCE_SECONDS)
 
 
-def queue_rating(tournament_id: int) -> None:
-    """Queue a tournament for rating once the transaction that confirmed it has committed."""
-    transaction.on_commit(lambda: rate_tournament.delay(tournament_id))
-
-
+# rate_tournament and rerate_since serve the messages queued before rating requests existed (and the
+# benchmarks); new code asks with services.rating_request.
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def rerate_since(since: str | None = None) -> None:
     """An admin's re-rating from a date (ISO), or of the whole history."""
@@ -71,3 +80,18 @@ def notify_followers(tournament_ids: list[int]) -> None:
     from players.services import followers_notify_many
 
     followers_notify_many(tournament_ids=tournament_ids)
+
+
+@worker_ready.connect
+def _sweep_when_a_worker_starts(sender, **_kwargs) -> None:
+    """A worker that starts puts back at once the runs of a worker of its own name (killed, since it
+    restarts), and, once their heartbeat has had time to go stale, those of any other lost worker.
+    Sent as tasks: the main worker process never opens the database its pool children inherit."""
+    hostname = getattr(sender, "hostname", "") or ""
+    # Only runs claimed before this start: one this worker begins meanwhile carries the same name.
+    started = timezone.now().isoformat()
+    try:
+        sweep_rating_requests.apply_async(kwargs={"worker": hostname, "started": started})
+        sweep_rating_requests.apply_async(countdown=settings.RATING_RUN_STALE_SECONDS + 5)
+    except Exception:  # the broker went away again: beat's sweeper will do it
+        logger.warning("could not send the start-up sweep of rating requests", exc_info=True)

@@ -25,17 +25,20 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Re-rate the history from the earliest selected tournament"))
     def rerate_from_here(self, request, queryset):
-        from ratings.tasks import rerate_since
+        from ratings.models import RatingRequest
+        from ratings.notices import tell_if_waiting
+        from ratings.services import rating_request
 
         first = queryset.order_by("end_date").values_list("end_date", flat=True).first()
         if first is None:
             return
-        rerate_since.delay(first.isoformat())
+        rating_request(reason=RatingRequest.Reason.ADMIN, since=first)
         self.message_user(
             request,
             _("Every tournament ending on or after %(date)s is queued for re-rating.") % {"date": first},
             messages.SUCCESS,
         )
+        tell_if_waiting(request)
 
 
 @admin.register(Participant)

@@ -11,6 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from ratings.notices import tell_if_waiting
+from ratings.selectors import tournament_run
 from tournaments import selectors, services, worker_uploads
 from tournaments.forms import CoArbiterForm, ConfirmForm, UploadForm
 from tournaments.models import Tournament, Upload
@@ -96,6 +98,7 @@ def preview(request, pk: int):
                     _("%(name)s is saved with %(games)s games and waits for its rating run.")
                     % {"name": tournament.name, "games": tournament.games.count()},
                 )
+                tell_if_waiting(request)
             else:
                 players = services.players_register(
                     upload=upload, choices=form.choices(), birth_dates=form.birth_dates()
@@ -179,6 +182,8 @@ def tournament(request, pk: int):
         "may_name": may_name,
         "form": form,
         "counts": selectors.tournament_counts(tournament=tournament),
+        "run": tournament_run(tournament=tournament),
+        "may_retry": request.user.has_perm("tournaments.change_tournament"),
     }
     return render(request, "tournaments/arbiter_tournament.html", context, status=400 if form.errors else 200)
 

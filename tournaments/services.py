@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from players.matching import MATCHED, NEW, Match, match_players
 from players.models import Club, Player
 from players.services import players_bulk_create
-from ratings.tasks import queue_rating
+from ratings.models import RatingRequest
+from ratings.services import rating_request
 from tournaments.importers import read_result_file
 from tournaments.importers.base import ERROR, RESULTS, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
 from tournaments.models import Game, Participant, Tournament, Upload
@@ -387,7 +388,7 @@ def tournament_confirm(
         upload.save(update_fields=["status", "tournament"])
         if earlier is not None:
             replacement.replace(earlier, tournament, user=user, upload=upload)
-        queue_rating(tournament.pk)
+        rating_request(reason=RatingRequest.Reason.CONFIRM, tournament=tournament)
     return tournament
 
 

@@ -39,6 +39,7 @@ def test_it_is_plain_json_on_postgresql():
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT table_name, data_type FROM information_schema.columns "
-            "WHERE column_name IN ('details', 'state') AND table_name LIKE 'ratings_%%' ORDER BY 1"
+            "WHERE column_name IN ('details', 'state') "
+            "AND table_name IN ('ratings_playerrating', 'ratings_ratingchange') ORDER BY 1"
         )
         assert cursor.fetchall() == [("ratings_playerrating", "json"), ("ratings_ratingchange", "json")]
