@@ -67,9 +67,19 @@ def upload_start(*, user, file_name: str, data: bytes) -> Upload:
 
 
 def _queue_parse(upload_id: int) -> None:
+    transaction.on_commit(lambda: _publish_parse(upload_id))
+
+
+def _publish_parse(upload_id: int) -> None:
+    """Send the reading to a worker; with the broker down, read it here rather than answer a 500 or
+    leave the upload "being read" for ever (the arbiter waits as long as the reading takes)."""
     from tournaments.tasks import parse_upload
 
-    transaction.on_commit(lambda: parse_upload.delay(upload_id))
+    try:
+        parse_upload.apply_async((upload_id,), retry=True, retry_policy={"max_retries": 1, "interval_start": 0.2})
+    except Exception:
+        logger.warning("upload %s could not be sent to the queue; it is read in the request", upload_id, exc_info=True)
+        upload_parse(upload_id=upload_id)
 
 
 def upload_parse(*, upload_id: int) -> Upload | None:

@@ -96,6 +96,18 @@ class WorkerUploadsTestCase(BaseTestCase):
         self.assertContains(page, "Confirm and queue for rating")
 
     @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_reads_in_the_request_when_the_broker_is_down(self):
+        from tests.ratings.test_request_views import BrokerDown
+
+        self.login(self.arbiter)
+        with BrokerDown(), self.captureOnCommitCallbacks(execute=True):
+            response = self.post_file("cup.trf", small_trf())
+        assert response.status_code == 302
+        upload = Upload.objects.get()
+        assert upload.status == Upload.Status.PREVIEW
+        self.assertContains(self.client.get(response["Location"]), "Ivanov")
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
     def test_it_reads_inline_when_tasks_run_eagerly(self):
         self.login(self.arbiter)
         with self.captureOnCommitCallbacks(execute=True):
