@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from players.forms import VisibleCharField
-from players.matching import AMBIGUOUS, MATCHED
+from players.matching import AMBIGUOUS, MATCHED, shown_match
 from tournaments.importers.dates import parse_date
 from tournaments.models import Tournament
 from tournaments.services import TournamentDetails
@@ -77,7 +77,7 @@ class ConfirmForm(forms.Form):
         self.player_fields = []
         for player in file["players"]:
             number = player["start_number"]
-            match = matches[str(number)]
+            match = shown_match(matches[str(number)])
             choice, birth = None, None
             if match["status"] == AMBIGUOUS:
                 choice = f"player_{number}"

@@ -2,6 +2,7 @@
 chief arbiter of the file kept apart from the uploader."""
 
 import ast
+import datetime
 import re
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.base import BaseTestCase
+from tests.players.factories import PlayerFactory
 from tests.tournaments.files import example, trf, trf_player, xlsx
 from tournaments import services
 from tournaments.importers import read_result_file
@@ -25,6 +27,7 @@ UPLOAD_FLOW = [
     ROOT / "tournaments" / "services.py",
     ROOT / "tournaments" / "forms.py",
     ROOT / "tournaments" / "arbiter_views.py",
+    ROOT / "players" / "matching.py",
 ]
 MARKERS = {"gettext_noop", "gettext", "gettext_lazy", "_"}
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
@@ -205,6 +208,16 @@ class UploadMessagesTestCase(BaseTestCase):
         response = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
         self.assertContains(response, "стартовый список")
         self.assertNotContains(response, "starting-rank list")
+
+    def test_it_says_how_players_were_found_in_russian(self):
+        PlayerFactory(family_name="Ivanov", given_names="Petr", birth_date=None, birth_precision="unknown")
+        PlayerFactory(family_name="Petrov", given_names="Ivan", birth_date=datetime.date(2014, 5, 17))
+        upload = services.upload_create(user=self.arbiter, file_name="cup.trf", data=self.cup())
+        self.login(self.arbiter)
+        response = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(response, "(то же имя, даты рождения для сравнения нет)")
+        self.assertContains(response, "по имени и дате рождения")
+        self.assertNotContains(response, "birth date not known")
 
     # --- the chief arbiter of the file --------------------------------------------------------
 
