@@ -240,6 +240,9 @@ class UploadMessagesTestCase(BaseTestCase):
         area = self.client.get(reverse("arbiter:tournament", args=[tournament.pk]))
         self.assertContains(area, '<dd id="chief-arbiter">IA Marina Orlova</dd>', html=False)
         self.assertContains(area, "Anna")  # the uploader's account, shown apart
+        listed = self.client.get(reverse("tournaments:list"), {"arbiter": "orlova"})
+        self.assertContains(listed, "<td>IA Marina Orlova</td>", html=False)
+        self.assertContains(listed, "Spring Cup")
 
     def test_it_keeps_the_chief_arbiter_of_a_spreadsheet_header(self):
         rows = [
