@@ -89,3 +89,11 @@ def test_it_finds_a_name_of_nothing_but_invisible_characters_empty():
     form = ApplicationForm({"new_family_name": "\u202e\u200b", "fide_id": "1", "fide_rating": "1650"})
     assert not form.is_valid()
     assert "new_family_name" in form.errors
+
+
+def test_it_never_stores_an_invisible_character_in_a_players_name(db):
+    from tests.players.factories import PlayerFactory
+
+    player = PlayerFactory(family_name="Ivanov\u202e", given_names="\u200bPetr", family_name_latin="Iva\u2066nov")
+    player.refresh_from_db()
+    assert (player.family_name, player.given_names, player.family_name_latin) == ("Ivanov", "Petr", "Ivanov")

@@ -3,7 +3,8 @@
 Importers do not touch the database. They read a file into `ParsedFile` (the
 tournament's header, its players and its games) and collect `Problem`s, each of
 which names the place in the file a person must look at: file, sheet, row and
-column for spreadsheets, line and columns for TRF and PGN.
+column for spreadsheets, line and columns for TRF and PGN. Messages are msgids with
+their values (`Text`), turned into words in the reader's language where they are shown.
 """
 
 from __future__ import annotations

@@ -49,8 +49,9 @@ def clean_parsed(parsed: ParsedFile) -> None:
     for attribute, field in HEADER_FIELDS:
         place = parsed.places.get(attribute, file_place)
         setattr(parsed, attribute, clean_text(parsed, getattr(parsed, attribute), place, field).strip())
+    deputy_place = parsed.places.get("deputy_arbiters", file_place)
     parsed.deputy_arbiters = [
-        clean_text(parsed, deputy, parsed.places.get("deputy_arbiters", file_place), gettext_noop("a deputy arbiter"))
+        clean_text(parsed, deputy, deputy_place, gettext_noop("a deputy arbiter")).strip()
         for deputy in parsed.deputy_arbiters
     ]
     # The other header lines are kept in the stored preview only: cleaned without a word.
