@@ -103,6 +103,7 @@ _IGNORABLE_RANGES = (
 )
 # Line breaks and tabs are left to the callers, which turn whitespace into single spaces.
 _KEPT_CONTROLS = frozenset("\t\n\r")
+_IGNORABLE = re.compile("[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _IGNORABLE_RANGES) + "]")
 
 
 def is_invisible(char: str) -> bool:
@@ -133,6 +134,9 @@ def character_name(char: str) -> str:
 def strip_invisible(text: str) -> tuple[str, list[str]]:
     """The text without invisible and direction-changing characters, and the characters removed
     (each once, in the order met). Letters of every script, accents and spaces stay."""
+    # Most names: every character printable (no Cc, Cf, Cs, Zl, Zp) and none of the other ignorables.
+    if text.isprintable() and not _IGNORABLE.search(text):
+        return text, []
     removed: list[str] = []
     kept = []
     for char in text:
