@@ -6,6 +6,16 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Player
+from players.names import strip_invisible
+
+
+class VisibleCharField(forms.CharField):
+    """A text field that drops invisible and direction-changing characters (players.names.is_invisible):
+    pasted from elsewhere, they would be stored and turn pages around wherever the text is shown."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return strip_invisible(value)[0].strip() if value else value
 
 
 class ApplicationForm(forms.Form):
@@ -14,8 +24,8 @@ class ApplicationForm(forms.Form):
         required=False,
         help_text=_("Find the player in the rating lists; leave empty for a player the federation does not know yet."),
     )
-    new_family_name = forms.CharField(label=_("Family name of a new player"), max_length=100, required=False)
-    new_given_names = forms.CharField(label=_("Given names of a new player"), max_length=100, required=False)
+    new_family_name = VisibleCharField(label=_("Family name of a new player"), max_length=100, required=False)
+    new_given_names = VisibleCharField(label=_("Given names of a new player"), max_length=100, required=False)
     new_birth_date = forms.DateField(
         label=_("Birth date of a new player"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )

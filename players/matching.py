@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_noop
 
 from players.models import Player
 from players.names import name_key
@@ -29,17 +30,36 @@ class Candidate:
     club: str
 
 
+# How a player was found, and why a choice is asked: msgids, translated where the preview is
+# shown (`shown_match`), since a preview is stored and may be read in another language.
+BY_FIDE_ID = gettext_noop("FIDE id")
+BY_FEDERATION_ID = gettext_noop("federation id")
+BY_NAME_AND_BIRTH = gettext_noop("name and birth date")
+SAME_NAME_AND_BIRTH = gettext_noop("same name and birth date")
+SAME_NAME_BIRTH_UNKNOWN = gettext_noop("same name, birth date not known to compare")
+SAME_PLAYER_TWICE = gettext_noop("the same federation player matches start numbers %(numbers)s")
+
+
 @dataclass
 class Match:
     status: str  # MATCHED, AMBIGUOUS or NEW
     player_id: int | None = None
-    how: str = ""  # "FIDE id", "federation id", "name and birth date"
+    how: str = ""  # BY_FIDE_ID, BY_FEDERATION_ID or BY_NAME_AND_BIRTH
     candidates: list[Candidate] = field(default_factory=list)
-    note: str = ""
+    note: str = ""  # a msgid, in English
     player: Candidate | None = None  # the matched player, as the preview shows him
+    note_params: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def shown_match(match: dict) -> dict:
+    """A stored match with its `how` and `note` in the reader's language."""
+    note = match.get("note", "")
+    if note:
+        note = gettext(note) % match["note_params"] if match.get("note_params") else gettext(note)
+    return {**match, "how": gettext(match["how"]) if match.get("how") else "", "note": note}
 
 
 def _candidate(player: Player) -> Candidate:
@@ -81,23 +101,23 @@ def match_players(parsed_players) -> dict[int, Match]:
     for parsed in parsed_players:
         if parsed.fide_id and parsed.fide_id in by_fide:
             player = by_fide[parsed.fide_id]
-            matches[parsed.start_number] = Match(MATCHED, player.pk, "FIDE id", player=_candidate(player))
+            matches[parsed.start_number] = Match(MATCHED, player.pk, BY_FIDE_ID, player=_candidate(player))
             continue
         if parsed.national_id and str(parsed.national_id).isdigit() and int(parsed.national_id) in by_national:
             player = by_national[int(parsed.national_id)]
-            matches[parsed.start_number] = Match(MATCHED, player.pk, "federation id", player=_candidate(player))
+            matches[parsed.start_number] = Match(MATCHED, player.pk, BY_FEDERATION_ID, player=_candidate(player))
             continue
         # A player whose FIDE id differs from the file's is someone else of the same name.
         named = [p for p in by_key.get(keys[parsed.start_number], []) if not (parsed.fide_id and p.fide_id)]
         same = [p for p in named if _same_birth(p, parsed.birth_date, parsed.birth_precision)]
         unknown = [p for p in named if _same_birth(p, parsed.birth_date, parsed.birth_precision) is None]
         if len(same) == 1 and not unknown:
-            matches[parsed.start_number] = Match(MATCHED, same[0].pk, "name and birth date", player=_candidate(same[0]))
+            matches[parsed.start_number] = Match(MATCHED, same[0].pk, BY_NAME_AND_BIRTH, player=_candidate(same[0]))
         elif same or unknown:
             matches[parsed.start_number] = Match(
                 AMBIGUOUS,
                 candidates=[_candidate(p) for p in same + unknown],
-                note="same name" + (" and birth date" if same else ", birth date not known to compare"),
+                note=SAME_NAME_AND_BIRTH if same else SAME_NAME_BIRTH_UNKNOWN,
             )
         else:
             matches[parsed.start_number] = Match(NEW)
@@ -114,6 +134,7 @@ def match_players(parsed_players) -> dict[int, Match]:
                 matches[number] = Match(
                     AMBIGUOUS,
                     candidates=[_candidate(player)],
-                    note=f"the same federation player matches start numbers {', '.join(map(str, numbers))}",
+                    note=SAME_PLAYER_TWICE,
+                    note_params={"numbers": ", ".join(map(str, numbers))},
                 )
     return matches

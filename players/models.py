@@ -135,6 +135,9 @@ class Player(models.Model):
 
     def normalise(self) -> None:
         """Derived fields; bulk inserts, which skip save(), call this themselves."""
+        # Whatever path a name comes by (a form, the admin, a file), no invisible character stays in it.
+        for attribute in ("family_name", "given_names", "family_name_latin", "given_names_latin"):
+            setattr(self, attribute, names.strip_invisible(getattr(self, attribute))[0])
         self.name_key = names.name_key(self.family_name, self.given_names)
         self.latin_key = (
             names.name_key(self.family_name_latin, self.given_names_latin) if self.family_name_latin else self.name_key

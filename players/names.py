@@ -83,3 +83,66 @@ def split_full_name(full: str) -> tuple[str, str]:
     else:
         family, _, given = full.partition(" ")
     return _SPACES.sub(" ", family).strip(), _SPACES.sub(" ", given).strip()
+
+
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties) outside the format category:
+# characters every renderer shows as nothing. The format (Cf) characters, among them the bidi
+# controls U+202A–U+202E and U+2066–U+2069, the marks U+200B–U+200F, U+FEFF, U+00AD and the tag
+# characters, are found by their category.
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian variation selectors and vowel separator
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tags and variation selectors supplement
+)
+# Line breaks and tabs are left to the callers, which turn whitespace into single spaces.
+_KEPT_CONTROLS = frozenset("\t\n\r")
+_IGNORABLE = re.compile("[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _IGNORABLE_RANGES) + "]")
+
+
+def is_invisible(char: str) -> bool:
+    """An invisible, direction-changing or control character: never part of a name.
+
+    Format characters (Cf) include ZERO WIDTH JOINER and NON-JOINER. They are removed too: in
+    Persian and Indic spellings they shape the letters around them, but names here are written
+    in Cyrillic and Latin, where they show nothing and only make two names that look alike
+    compare different (and the FIDE spelling of any name is Latin).
+    """
+    if char in _KEPT_CONTROLS:
+        return False
+    category = unicodedata.category(char)
+    if category in ("Cf", "Cc", "Cs", "Zl", "Zp"):
+        return True
+    code = ord(char)
+    return any(first <= code <= last for first, last in _IGNORABLE_RANGES)
+
+
+def character_name(char: str) -> str:
+    """'RIGHT-TO-LEFT OVERRIDE (U+202E)': the Unicode name and the code point."""
+    name = unicodedata.name(char, "")
+    if not name:
+        name = "CONTROL CHARACTER" if unicodedata.category(char) == "Cc" else "UNNAMED CHARACTER"
+    return f"{name} (U+{ord(char):04X})"
+
+
+def strip_invisible(text: str) -> tuple[str, list[str]]:
+    """The text without invisible and direction-changing characters, and the characters removed
+    (each once, in the order met). Letters of every script, accents and spaces stay."""
+    # Most names: every character printable (no Cc, Cf, Cs, Zl, Zp) and none of the other ignorables.
+    if text.isprintable() and not _IGNORABLE.search(text):
+        return text, []
+    removed: list[str] = []
+    kept = []
+    for char in text:
+        if is_invisible(char):
+            if char not in removed:
+                removed.append(char)
+        else:
+            kept.append(char)
+    return ("".join(kept) if removed else text), removed

@@ -22,3 +22,15 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language: a request in Russian leaves Russian active in the
+    thread (LocaleMiddleware activates, nothing deactivates), and messages are translated where
+    they are turned into words, in whatever test runs next."""
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        yield

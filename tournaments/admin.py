@@ -15,7 +15,7 @@ class ParticipantInline(admin.TabularInline):
 class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "city", "start_date", "end_date", "rounds", "fide_rated", "status", "chief_arbiter"]
     list_filter = ["status", "fide_rated", "time_control", "rate_mchess", "rate_playchess"]
-    search_fields = ["name", "city", "chief_arbiter__username"]
+    search_fields = ["name", "city", "chief_arbiter_name", "chief_arbiter__username"]
     date_hierarchy = "start_date"
     list_select_related = ["chief_arbiter"]
     autocomplete_fields = ["chief_arbiter", "co_arbiters"]

@@ -15,6 +15,7 @@ from ratings.notices import tell_if_waiting
 from ratings.selectors import tournament_run
 from tournaments import selectors, services, worker_uploads
 from tournaments.forms import CoArbiterForm, ConfirmForm, UploadForm
+from tournaments.importers.base import shown
 from tournaments.models import Tournament, Upload
 from tournaments.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
 
@@ -129,7 +130,9 @@ def _reading(request, upload: Upload):
             messages.success(request, _("The upload was cancelled; nothing was saved."))
             return redirect("arbiter:home")
         return redirect("arbiter:preview", pk=upload.pk)
-    return render(request, "tournaments/reading.html", {"upload": upload})
+    # Stored problems keep their msgid and values: shown in the reader's language.
+    problems = [shown(problem) for problem in upload.problems or []]
+    return render(request, "tournaments/reading.html", {"upload": upload, "problems": problems})
 
 
 @login_required

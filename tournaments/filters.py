@@ -34,7 +34,8 @@ class TournamentFilter(django_filters.FilterSet):
     def filter_arbiter(self, queryset, _name, value):
         value = value.strip()
         return queryset.filter(
-            Q(chief_arbiter__username__icontains=value)
+            Q(chief_arbiter_name__icontains=value)
+            | Q(chief_arbiter__username__icontains=value)
             | Q(chief_arbiter__last_name__icontains=value)
             | Q(chief_arbiter__first_name__icontains=value)
         )

@@ -6,7 +6,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from players.matching import AMBIGUOUS, MATCHED
+from players.forms import VisibleCharField
+from players.matching import AMBIGUOUS, MATCHED, shown_match
 from tournaments.importers.dates import parse_date
 from tournaments.models import Tournament
 from tournaments.services import TournamentDetails
@@ -33,13 +34,14 @@ class UploadForm(forms.Form):
 
 
 class ConfirmForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
-    city = forms.CharField(label=_("City"), max_length=120, required=False)
+    name = VisibleCharField(label=_("Name"), max_length=200)
+    city = VisibleCharField(label=_("City"), max_length=120, required=False)
+    chief_arbiter_name = VisibleCharField(label=_("Chief arbiter"), max_length=200, required=False)
     start_date = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=99)
     time_control = forms.ChoiceField(label=_("Time control"), choices=Tournament.TimeControl.choices)
-    time_control_detail = forms.CharField(label=_("Time control, as announced"), max_length=100, required=False)
+    time_control_detail = VisibleCharField(label=_("Time control, as announced"), max_length=100, required=False)
     fide_rated = forms.BooleanField(
         label=_("FIDE-rated"),
         required=False,
@@ -55,6 +57,7 @@ class ConfirmForm(forms.Form):
         initial = {
             "name": file["name"],
             "city": file["city"],
+            "chief_arbiter_name": file.get("chief_arbiter", "")[:200],
             "start_date": file["start_date"],
             "end_date": file["end_date"],
             "rounds": file["rounds"] or None,
@@ -89,7 +92,7 @@ class ConfirmForm(forms.Form):
         self.player_fields = []
         for player in file["players"]:
             number = player["start_number"]
-            match = matches[str(number)]
+            match = shown_match(matches[str(number)])
             choice, birth = None, None
             if match["status"] == AMBIGUOUS:
                 choice = f"player_{number}"
@@ -135,6 +138,7 @@ class ConfirmForm(forms.Form):
         return TournamentDetails(
             name=data["name"],
             city=data["city"],
+            chief_arbiter_name=data["chief_arbiter_name"],
             start_date=data["start_date"],
             end_date=data["end_date"],
             rounds=data["rounds"],

@@ -46,6 +46,9 @@ class Tournament(models.Model):
     rate_playchess = models.BooleanField(_("rated in PlayChess"), default=True)
     rate_gcr = models.BooleanField(_("counted in GCR"), default=True)
     mchess_weight = models.PositiveIntegerField(_("Mchess weight W"), default=default_mchess_weight)
+    # The arbiter's account in charge of the tournament on this site (who uploaded it); he names
+    # co-arbiters. The chief arbiter the result file names, a person who may have no account at
+    # all, is `chief_arbiter_name`.
     chief_arbiter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.PROTECT,
@@ -54,6 +57,7 @@ class Tournament(models.Model):
         related_name="tournaments_as_chief",
         verbose_name=_("chief arbiter"),
     )
+    chief_arbiter_name = models.CharField(_("chief arbiter, as the result file names him"), max_length=200, blank=True)
     co_arbiters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="tournaments_as_co_arbiter", verbose_name=_("co-arbiters")
     )

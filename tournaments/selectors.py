@@ -196,7 +196,10 @@ def preview_context(preview: dict) -> dict:
     """What the preview page shows, from the stored preview: players with their matches, the crosstable."""
     from collections import Counter
 
+    from django.utils.translation import gettext
+
     from tournaments.crosstable import cells_by_player
+    from tournaments.importers.base import shown, shown_note
 
     file = preview["file"]
     matches = preview["matches"]
@@ -224,7 +227,10 @@ def preview_context(preview: dict) -> dict:
         "file": file,
         "players": players,
         "round_numbers": range(1, rounds + 1),
-        "warnings": [p for p in file["problems"] if p["severity"] == "warning"],
+        # Messages are stored as msgid and values: shown in the reader's language.
+        "warnings": [shown(p) for p in file["problems"] if p["severity"] == "warning"],
+        "notes": [shown_note(note) for note in file["notes"]],
+        "view": gettext(file["view"]) if file["view"] else "",
         "summary": {
             "players": len(players),
             "matched": statuses.get("matched", 0),

@@ -17,10 +17,13 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from players.matching import MATCHED, NEW, Match, match_players
 from players.models import Club, Player
+from players.names import strip_invisible
 from players.services import players_bulk_create
 from ratings.models import RatingRequest
 from ratings.services import rating_request
@@ -79,43 +82,37 @@ class Preview:
         }
 
 
-def preview_build(*, file_name: str, data: bytes) -> Preview:
-    """Read, check and match a result file without saving anything."""
+def preview_build(*, file_name: str, data: bytes, user=None) -> Preview:
+    """Read, check and match a result file without saving anything.
+
+    Messages are kept as msgid and values (importers.base.Text): they are shown later, maybe to
+    a reader of another language than the one active here."""
+    # read_result_file strips the file name itself, and says so in the preview.
+    clean_name = strip_invisible(file_name)[0]
     limit = settings.MAX_UPLOAD_BYTES
     if len(data) > limit:
         raise UploadRefused(
             [
-                Problem(
+                Problem.of(
                     ERROR,
-                    _("the file is %(size)s bytes; the limit is %(limit)s bytes") % {"size": len(data), "limit": limit},
-                    Place(file_name),
+                    gettext_noop("the file is %(size)s bytes; the limit is %(limit)s bytes"),
+                    Place(clean_name),
                     "too_large",
+                    size=len(data),
+                    limit=limit,
                 )
             ]
         )
     digest = hashlib.sha256(data).hexdigest()
-    existing = Upload.objects.filter(sha256=digest).select_related("uploaded_by").first()
+    existing = Upload.objects.filter(sha256=digest).select_related("uploaded_by", "tournament").first()
     if existing is not None:
-        raise UploadRefused(
-            [
-                Problem(
-                    ERROR,
-                    _("this very file was uploaded already on %(date)s by %(user)s (upload %(id)s)")
-                    % {
-                        "date": existing.uploaded_at.date().isoformat(),
-                        "user": existing.uploaded_by.get_username(),
-                        "id": existing.pk,
-                    },
-                    Place(file_name),
-                    "duplicate_file",
-                )
-            ]
-        )
+        raise UploadRefused([_duplicate_file(existing, clean_name, user)])
     return preview_read(file_name=file_name, data=data, digest=digest)
 
 
 def preview_read(*, file_name: str, data: bytes, digest: str, progress=None) -> Preview:
     """Read and match a file whose size and SHA-256 were checked (`progress`: see read_result_file)."""
+    clean_name = strip_invisible(file_name)[0]
     try:
         parsed = read_result_file(file_name, data, progress=progress)
     except ResultFileError as exc:
@@ -123,16 +120,46 @@ def preview_read(*, file_name: str, data: bytes, digest: str, progress=None) -> 
     if parsed.errors:
         raise UploadRefused(parsed.errors)
     if parsed.content == RESULTS and not parsed.games:
-        raise UploadRefused([Problem(ERROR, _("the file has no games"), Place(file_name), "no_games")])
+        raise UploadRefused([Problem.of(ERROR, gettext_noop("the file has no games"), Place(clean_name), "no_games")])
     return Preview(parsed, match_players(parsed.players), digest, len(data))
+
+
+def _duplicate_file(existing: Upload, file_name: str, user) -> Problem:
+    """Who uploaded a file and when is the uploader's business: another arbiter learns only that
+    the federation has the file; the uploader (and whoever may manage his uploads) gets a link."""
+    from tournaments.permissions import can_manage_upload
+
+    if user is None or not can_manage_upload(user, existing):
+        return Problem.of(
+            ERROR,
+            gettext_noop("this very file is in the federation's records already"),
+            Place(file_name),
+            "duplicate_file",
+        )
+    if existing.status == Upload.Status.PREVIEW:
+        link = reverse("arbiter:preview", args=[existing.pk])
+    elif existing.tournament_id is not None:
+        link = reverse("arbiter:tournament", args=[existing.tournament_id])
+    else:
+        link = reverse("arbiter:home")
+    return Problem.of(
+        ERROR,
+        gettext_noop("this very file was uploaded already on %(date)s by %(user)s (upload %(id)s)"),
+        Place(file_name),
+        "duplicate_file",
+        link=link,
+        date=existing.uploaded_at.date().isoformat(),
+        user=existing.uploaded_by.get_username(),
+        id=existing.pk,
+    )
 
 
 def upload_create(*, user, file_name: str, data: bytes) -> Upload:
     """Check the file and store it with its preview; raises UploadRefused and saves nothing if it is bad."""
-    preview = preview_build(file_name=file_name, data=data)
+    preview = preview_build(file_name=file_name, data=data, user=user)
     with transaction.atomic():
         upload = Upload(
-            original_name=file_name[:255],
+            original_name=preview.parsed.file_name[:255],
             sha256=preview.sha256,
             size=preview.size,
             format=preview.parsed.format,
@@ -164,6 +191,7 @@ class TournamentDetails:
     end_date: datetime.date
     rounds: int
     city: str = ""
+    chief_arbiter_name: str = ""
     time_control: str = Tournament.TimeControl.CLASSICAL
     time_control_detail: str = ""
     fide_rated: bool = False
@@ -179,6 +207,7 @@ def details_from_file(file: dict, **overrides) -> TournamentDetails:
     values = {
         "name": file["name"],
         "city": file["city"],
+        "chief_arbiter_name": file.get("chief_arbiter", "")[:200],
         "start_date": start,
         "end_date": end,
         "rounds": file["rounds"],
@@ -345,6 +374,7 @@ def tournament_confirm(
         tournament = Tournament.objects.create(
             name=details.name.strip(),
             city=details.city.strip(),
+            chief_arbiter_name=details.chief_arbiter_name.strip(),
             start_date=details.start_date,
             end_date=details.end_date,
             rounds=details.rounds,

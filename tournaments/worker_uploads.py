@@ -18,7 +18,7 @@ import logging
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments import services
 from tournaments.importers import sniff
@@ -110,9 +110,9 @@ def upload_parse(*, upload_id: int) -> Upload | None:
         # A fault of the site, not of the file: the arbiter is told so (and is not left waiting), the
         # staff find the traceback in the worker's log.
         logger.exception("reading upload %s (%s) failed", upload_id, upload.original_name)
-        problem = Problem(
+        problem = Problem.of(
             ERROR,
-            _("the site could not read the file because of an error of its own; the staff are told"),
+            gettext_noop("the site could not read the file because of an error of its own; the staff are told"),
             Place(upload.original_name),
             "internal",
         )

@@ -7,18 +7,22 @@ errors found, or raises ResultFileError when the file cannot be read at all.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
+from players.names import character_name, strip_invisible
 from tournaments.importers import chessresults, pgn, spreadsheets, trf
-from tournaments.importers.base import ERROR, ParsedFile, Place, Problem, ResultFileError
+from tournaments.importers.base import ParsedFile, Place, ResultFileError, refusal
+from tournaments.importers.invisible import FILE_NAME, REMOVED, clean_parsed
 
 FORMATS = ("xlsx", "xls", "trf", "pgn")
 _OTHER_TYPES = (
-    (b"%PDF", "a PDF document"),
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"Rar!", "a RAR archive"),
-    (b"\x1f\x8b", "a gzip archive"),
-    (b"7z\xbc\xaf", "a 7-Zip archive"),
+    (b"%PDF", gettext_noop("this is a PDF document, not a result file")),
+    (b"\x89PNG", gettext_noop("this is a PNG image, not a result file")),
+    (b"\xff\xd8\xff", gettext_noop("this is a JPEG image, not a result file")),
+    (b"GIF8", gettext_noop("this is a GIF image, not a result file")),
+    (b"Rar!", gettext_noop("this is a RAR archive, not a result file")),
+    (b"\x1f\x8b", gettext_noop("this is a gzip archive, not a result file")),
+    (b"7z\xbc\xaf", gettext_noop("this is a 7-Zip archive, not a result file")),
 )
 
 
@@ -37,32 +41,41 @@ def sniff(data: bytes) -> str | None:
 
 
 def describe_unknown(data: bytes) -> str:
-    for magic, what in _OTHER_TYPES:
+    """The msgid that says what the file is instead."""
+    for magic, msgid in _OTHER_TYPES:
         if data.startswith(magic):
-            return f"this is {what}, not a result file"
+            return msgid
     head = data[:2048].lstrip().lower()
     if head.startswith((b"<!doctype html", b"<html", b"<table")) or b"<html" in head:
-        return (
+        return gettext_noop(
             "this is a web page (HTML) saved with a spreadsheet's name; open it in your spreadsheet program "
             "and save it as .xlsx"
         )
-    return "the content is not a result file this site reads (Excel .xlsx/.xls, FIDE TRF or PGN)"
+    return gettext_noop("the content is not a result file this site reads (Excel .xlsx/.xls, FIDE TRF or PGN)")
 
 
 def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
     """`progress(games=, line=, lines=)`, if given, is told how far a long PGN is read every few hundred games."""
+    # The file name is shown and stored too ("results\u202exslx.trf" would read "results.xlsx").
+    file_name, removed_from_name = strip_invisible(file_name)
     if not data:
-        raise ResultFileError([Problem(ERROR, "the file is empty", Place(file_name), "empty")])
+        raise refusal(gettext_noop("the file is empty"), Place(file_name), "empty")
     kind = sniff(data)
     if kind is None:
-        raise ResultFileError([Problem(ERROR, describe_unknown(data), Place(file_name), "unknown_type")])
+        raise refusal(describe_unknown(data), Place(file_name), "unknown_type")
     if kind == "xlsx":
-        return chessresults.parse(spreadsheets.read_xlsx(data, file_name), file_name, "xlsx")
-    if kind == "xls":
-        return chessresults.parse(spreadsheets.read_xls(data, file_name), file_name, "xls")
-    if kind == "pgn":
-        return pgn.parse(data, file_name, progress=progress)
-    return trf.parse(data, file_name)
+        parsed = chessresults.parse(spreadsheets.read_xlsx(data, file_name), file_name, "xlsx")
+    elif kind == "xls":
+        parsed = chessresults.parse(spreadsheets.read_xls(data, file_name), file_name, "xls")
+    elif kind == "pgn":
+        parsed = pgn.parse(data, file_name, progress=progress)
+    else:
+        parsed = trf.parse(data, file_name)
+    # Whatever an importer let through, no invisible or direction-changing character reaches the database.
+    clean_parsed(parsed)
+    for char in removed_from_name:
+        parsed.warn(REMOVED, Place(file_name), "invisible_character", character=character_name(char), field=FILE_NAME)
+    return parsed
 
 
 __all__ = ["FORMATS", "ParsedFile", "ResultFileError", "read_result_file", "sniff"]

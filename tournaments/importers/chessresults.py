@@ -17,11 +17,13 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from players.names import split_full_name
-from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Problem, ResultFileError
+from django.utils.translation import gettext_noop
+
+from players.names import split_full_name, strip_invisible
+from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Place, Problem, at_round, refusal
 from tournaments.importers.dates import parse_date
 from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_unique_start_numbers
-from tournaments.importers.spreadsheets import Grid
+from tournaments.importers.spreadsheets import Grid, column_letter
 
 COLUMNS = (
     ("rank", r"rk|rank|rg|rang|platz|pl|place|место|мес|pos|cl|clas|colocação|col"),
@@ -54,14 +56,18 @@ LABELS = (
     ("time_control", r"time control|bedenkzeit|контроль времени|ritmo|tempo de reflexão|rate of play"),
     ("federation", r"^federation|^föderation|^федерация|^federação"),
 )
+# The names of the views are msgids too: the preview shows them translated.
 VIEWS = (
     (
-        "starting-rank crosstable",
+        gettext_noop("starting-rank crosstable"),
         r"starting rank crosstable|startrangliste.*kreuz|kreuztabelle nach startr|по стартовым",
     ),
-    ("ranking crosstable", r"ranking crosstable|rangliste.*kreuz|kreuztabelle nach rang|итоговая таблица|по местам"),
-    ("starting-rank list", r"starting rank|startrangliste|стартовый лист|ranking inicial|lista inicial"),
-    ("ranking list", r"final ranking|ranking list|endstand|rangliste|итоговое положение|classificação"),
+    (
+        gettext_noop("ranking crosstable"),
+        r"ranking crosstable|rangliste.*kreuz|kreuztabelle nach rang|итоговая таблица|по местам",
+    ),
+    (gettext_noop("starting-rank list"), r"starting rank|startrangliste|стартовый лист|ranking inicial|lista inicial"),
+    (gettext_noop("ranking list"), r"final ranking|ranking list|endstand|rangliste|итоговое положение|classificação"),
 )
 SITE_LINES = re.compile(r"chess-results|tournament-database|turnierdatenbank|schachturnier-ergebnisserver", re.I)
 LAST_UPDATE = re.compile(r"^(last update|letzte aktualisierung|последнее обновление|última atualização)", re.I)
@@ -75,7 +81,8 @@ BYE_CODES = {"1": "F", "½": "H", "=": "H", "1/2": "H", "0.5": "H", "0,5": "H", 
 
 
 def _header(value) -> str:
-    text = re.sub(r"\s+", " ", str(value or "")).strip().lower()
+    # A zero-width space in a header cell must not hide the column.
+    text = re.sub(r"\s+", " ", strip_invisible(str(value or ""))[0]).strip().lower()
     return text.rstrip(".:").replace(".", " ").strip()
 
 
@@ -124,25 +131,33 @@ def parse(grids: list[Grid], file_name: str, file_format: str) -> ParsedFile:
         if found is not None:
             return _parse_sheet(grid, found[0], found[1], file_name, file_format)
     if all(grid.is_empty for grid in grids):
-        sheet = grids[0].sheet if grids else None
-        raise ResultFileError([Problem(ERROR, "the sheet is empty", grids[0].place() if grids else None, "empty")])
+        raise refusal(gettext_noop("the sheet is empty"), grids[0].place() if grids else Place(file_name), "empty")
     sheet = next(grid for grid in grids if not grid.is_empty)
-    raise ResultFileError(
-        [
-            Problem(
-                ERROR,
-                "no table with a 'Name' column and a rank, number, rating, points or round column was found; "
-                "is this a chess-results or Swiss-Manager export?",
-                sheet.place(),
-                "no_table",
-            )
-        ]
+    raise refusal(
+        gettext_noop(
+            "no table with a 'Name' column and a rank, number, rating, points or round column was found; "
+            "is this a chess-results or Swiss-Manager export?"
+        ),
+        sheet.place(),
+        "no_table",
     )
 
 
 def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str, file_format: str) -> ParsedFile:
     parsed = ParsedFile(file_name, file_format)
-    _header_block(parsed, grid.rows[:header_position])
+    parsed.columns = {
+        attribute: column_letter(columns[key])
+        for attribute, key in (
+            ("family_name", "name"),
+            ("given_names", "name"),
+            ("club", "club"),
+            ("country", "federation"),
+            ("title", "title"),
+            ("national_id", "national_id"),
+        )
+        if key in columns
+    }
+    _header_block(parsed, grid, grid.rows[:header_position])
     rounds = columns["rounds"]
     if not parsed.view:
         parsed.view = _guess_view(columns)
@@ -175,7 +190,7 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
             cells_by_row.append((player, row_number, values))
         del position
     if not parsed.players:
-        raise ResultFileError([Problem(ERROR, "the table has a header but no player rows", grid.place(), "empty")])
+        raise refusal(gettext_noop("the table has a header but no player rows"), grid.place(), "empty")
     check_unique_start_numbers(parsed)
     if not crosstable:
         parsed.rounds = 0
@@ -186,18 +201,21 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
     table_size = len(positions)
     for player, row_number, values in cells_by_row:
         for rnd, index in sorted(rounds.items()):
-            place = grid.place(row_number, index, f"round {rnd}")
+            place = grid.place(row_number, index, at_round(rnd))
             cell = _cell(parsed, _value(values, index), place, rnd)
             if cell is None:
                 continue
             if cell.opponent is not None:
                 if cell.opponent not in references:
-                    what = "row position" if by_rank else "start number"
-                    parsed.error(
-                        f"the opponent at {what} {cell.opponent} is not in the table (it has {table_size} players)",
-                        place,
-                        "missing_opponent",
-                    )
+                    if by_rank:
+                        msgid = gettext_noop(
+                            "the opponent at row position %(number)s is not in the table (it has %(count)s players)"
+                        )
+                    else:
+                        msgid = gettext_noop(
+                            "the opponent at start number %(number)s is not in the table (it has %(count)s players)"
+                        )
+                    parsed.error(msgid, place, "missing_opponent", number=cell.opponent, count=table_size)
                     continue
                 cell.opponent = references[cell.opponent]
             cells[(player.start_number, rnd)] = cell
@@ -212,13 +230,18 @@ def _summarise_missing(parsed: ParsedFile, grid: Grid, table_size: int) -> None:
     missing = [p for p in parsed.problems if p.code == "missing_opponent"]
     if len(missing) < 5:
         return
-    highest = max(int(re.search(r"(\d+) is not", p.message).group(1)) for p in missing)
-    summary = Problem(
+    highest = max(dict(p.params)["number"] for p in missing)
+    summary = Problem.of(
         ERROR,
-        f"{len(missing)} round cells name opponents who are not in the table (up to {highest}; the table has "
-        f"{table_size} players): the crosstable seems cut; export it complete",
+        gettext_noop(
+            "%(count)s round cells name opponents who are not in the table (up to %(highest)s; the table has "
+            "%(size)s players): the crosstable seems cut; export it complete"
+        ),
         grid.place(),
         "missing_opponents",
+        count=len(missing),
+        highest=highest,
+        size=table_size,
     )
     parsed.problems.insert(parsed.problems.index(missing[0]), summary)
 
@@ -237,8 +260,8 @@ def _guess_view(columns: dict) -> str:
     return "starting-rank crosstable" if columns["rounds"] else "starting-rank list"
 
 
-def _header_block(parsed: ParsedFile, rows) -> None:
-    for _, values in rows:
+def _header_block(parsed: ParsedFile, grid: Grid, rows) -> None:
+    for row_number, values in rows:
         texts = [_text(v) for v in values if _text(v)]
         if not texts:
             continue
@@ -249,7 +272,7 @@ def _header_block(parsed: ParsedFile, rows) -> None:
             continue
         label_match = LABEL_LINE.match(line)
         if label_match:
-            _label(parsed, label_match.group(1).strip(), label_match.group(2).strip())
+            _label(parsed, label_match.group(1).strip(), label_match.group(2).strip(), grid.place(row_number))
             continue
         lowered = line.lower()
         view = next((name for name, pattern in VIEWS if re.search(pattern, lowered)), None)
@@ -259,11 +282,14 @@ def _header_block(parsed: ParsedFile, rows) -> None:
             continue
         if not parsed.name:
             parsed.name = line
+            parsed.places["name"] = grid.place(row_number)
 
 
-def _label(parsed: ParsedFile, label: str, value: str) -> None:
-    lowered = label.lower()
+def _label(parsed: ParsedFile, label: str, value: str, place) -> None:
+    lowered = strip_invisible(label)[0].lower()
     key = next((key for key, pattern in LABELS if re.search(pattern, lowered)), None)
+    if key is not None:
+        parsed.places.setdefault("deputy_arbiters" if key == "deputy" else key, place)
     if key == "chief_arbiter":
         parsed.chief_arbiter = value
     elif key == "deputy":
@@ -286,7 +312,8 @@ def _label(parsed: ParsedFile, label: str, value: str) -> None:
     parsed.details[label] = value
 
 
-def _int(parsed: ParsedFile, value, place, what: str) -> int | None:
+def _int(parsed: ParsedFile, value, place, msgid: str) -> int | None:
+    """The number in the cell; `msgid` says it is not one ("the rating '%(text)s' is not a number")."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
@@ -298,7 +325,7 @@ def _int(parsed: ParsedFile, value, place, what: str) -> int | None:
     text = str(value).strip()
     if text.isdigit():
         return int(text)
-    parsed.error(f"{what} '{text}' is not a number", place, "bad_number")
+    parsed.error(msgid, place, "bad_number", text=text)
     return None
 
 
@@ -311,7 +338,7 @@ def _points(parsed: ParsedFile, value, place) -> Decimal | None:
     try:
         return Decimal(text)
     except InvalidOperation:
-        parsed.error(f"the points '{_text(value)}' are not a number", place, "bad_number")
+        parsed.error(gettext_noop("the points '%(text)s' are not a number"), place, "bad_number", text=_text(value))
         return None
 
 
@@ -319,7 +346,12 @@ def _player(parsed, grid, row_number, values, columns, name, position) -> Parsed
     def at(key):
         return grid.place(row_number, columns.get(key))
 
-    start = _int(parsed, _value(values, columns.get("start")), at("start"), "the start number")
+    start = _int(
+        parsed,
+        _value(values, columns.get("start")),
+        at("start"),
+        gettext_noop("the start number '%(text)s' is not a number"),
+    )
     if start is None:
         start = position
     # The raw cell, not the tidied text: two spaces separate family and given names.
@@ -339,11 +371,26 @@ def _player(parsed, grid, row_number, values, columns, name, position) -> Parsed
         start_number=start,
         family_name=family,
         given_names=given,
-        fide_id=_int(parsed, _value(values, columns.get("fide_id")), at("fide_id"), "the FIDE id") or None,
+        fide_id=_int(
+            parsed,
+            _value(values, columns.get("fide_id")),
+            at("fide_id"),
+            gettext_noop("the FIDE id '%(text)s' is not a number"),
+        )
+        or None,
         national_id=_text(_value(values, columns.get("national_id"))) or None,
-        rating=_int(parsed, _value(values, columns.get("rating")), at("rating"), "the rating") or None,
+        rating=_int(
+            parsed,
+            _value(values, columns.get("rating")),
+            at("rating"),
+            gettext_noop("the rating '%(text)s' is not a number"),
+        )
+        or None,
         national_rating=_int(
-            parsed, _value(values, columns.get("national_rating")), at("national_rating"), "the national rating"
+            parsed,
+            _value(values, columns.get("national_rating")),
+            at("national_rating"),
+            gettext_noop("the national rating '%(text)s' is not a number"),
         )
         or None,
         country=_text(_value(values, columns.get("federation"))).upper()[:3],
@@ -353,7 +400,9 @@ def _player(parsed, grid, row_number, values, columns, name, position) -> Parsed
         sex={"w": "F", "f": "F", "ж": "F", "m": "M", "м": "M"}.get(sex, ""),
         title=title,
         points=_points(parsed, _value(values, columns.get("points")), at("points")),
-        rank=_int(parsed, _value(values, columns.get("rank")), at("rank"), "the rank"),
+        rank=_int(
+            parsed, _value(values, columns.get("rank")), at("rank"), gettext_noop("the rank '%(text)s' is not a number")
+        ),
         place=grid.place(row_number),
     )
 
@@ -367,7 +416,7 @@ def _cell(parsed: ParsedFile, value, place, rnd: int) -> Cell | None:
         # Byes exported as numbers: -1 is "-1", 0 is "-0", -0.5 is "-½".
         code = {-1: "F", 0: "Z", -0.5: "H"}.get(value)
         if code is None:
-            parsed.error(f"the number {value} is not a result", place, "bad_cell")
+            parsed.error(gettext_noop("the number %(number)s is not a result"), place, "bad_cell", number=value)
             return None
         return Cell(None, None, code, place)
     text = re.sub(r"\s+", "", str(value))
@@ -383,5 +432,5 @@ def _cell(parsed: ParsedFile, value, place, rnd: int) -> Cell | None:
         colour = {"w": "w", "б": "w", "b": "b", "s": "b", "ч": "b"}[match.group(2).lower()]
         code = RESULT_CODES[match.group(3)] if match.group(3) else UNFINISHED
         return Cell(int(match.group(1)), colour, code, place)
-    parsed.error(f"the cell '{str(value).strip()}' cannot be read", place, "bad_cell")
+    parsed.error(gettext_noop("the cell '%(text)s' cannot be read"), place, "bad_cell", text=str(value).strip())
     return None

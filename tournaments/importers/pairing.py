@@ -16,6 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext_noop
+
+from players.names import strip_invisible
 from tournaments.importers.base import (
     BLACK_WINS,
     BYE,
@@ -30,6 +33,7 @@ from tournaments.importers.base import (
     ParsedFile,
     ParsedGame,
     Place,
+    Text,
 )
 
 UNFINISHED = "?"  # paired, no result yet
@@ -74,9 +78,11 @@ def check_unique_start_numbers(parsed: ParsedFile) -> None:
     for player in parsed.players:
         if player.start_number in seen:
             parsed.error(
-                f"start number {player.start_number} is used twice (also at {seen[player.start_number]})",
+                gettext_noop("start number %(number)s is used twice (also at %(where)s)"),
                 player.place,
                 "duplicate_start_number",
+                number=player.start_number,
+                where=seen[player.start_number],
             )
         else:
             seen[player.start_number] = player.place
@@ -86,7 +92,8 @@ def drop_bye_placeholders(parsed: ParsedFile, cells: dict[tuple[int, int], Cell]
     """Leave out the pseudo-player some programs list for the bye ('spielfrei'): a name like that,
     no FIDE id, no rating and no game against a real opponent."""
     for player in list(parsed.players):
-        name = " ".join(part for part in (player.family_name, player.given_names) if part).strip().lower()
+        name = " ".join(part for part in (player.family_name, player.given_names) if part)
+        name = strip_invisible(name)[0].strip().lower()
         if name not in BYE_PLACEHOLDERS or player.fide_id or player.rating:
             continue
         own = [cell for (number, _), cell in cells.items() if number == player.start_number]
@@ -95,9 +102,13 @@ def drop_bye_placeholders(parsed: ParsedFile, cells: dict[tuple[int, int], Cell]
         parsed.players.remove(player)
         for key in [key for key in cells if key[0] == player.start_number]:
             del cells[key]
-        parsed.notes.append(
-            f"'{player.display_name}' (start number {player.start_number}) is the pairing program's stand-in "
-            "for the bye, not a player: it is left out."
+        parsed.note(
+            gettext_noop(
+                "'%(name)s' (start number %(number)s) is the pairing program's stand-in for the bye, not a player: "
+                "it is left out."
+            ),
+            name=player.display_name,
+            number=player.start_number,
         )
 
 
@@ -115,37 +126,61 @@ def build_games(parsed: ParsedFile, cells: dict[tuple[int, int], Cell]) -> None:
             continue
         other_number = cell.opponent
         if other_number not in numbers:
-            parsed.error(f"the opponent {other_number} is not in the file", cell.place, "missing_opponent")
+            parsed.error(
+                gettext_noop("the opponent %(number)s is not in the file"),
+                cell.place,
+                "missing_opponent",
+                number=other_number,
+            )
             continue
         if other_number == number:
-            parsed.error("the player is paired with himself", cell.place, "self_pairing")
+            parsed.error(gettext_noop("the player is paired with himself"), cell.place, "self_pairing")
             continue
         other = cells.get((other_number, rnd))
         done.add((other_number, rnd))
         if other is None or other.opponent != number:
-            says = "nothing" if other is None or (other.opponent is None and other.code == "Z") else None
-            if says is None:
-                says = f"opponent {other.opponent}" if other.opponent is not None else "a bye"
-            where = other.place if other is not None else cell.place
+            if other is None or (other.opponent is None and other.code == "Z"):
+                msgid = gettext_noop(
+                    "player %(number)s played %(other)s, but the entry of %(other)s (%(where)s) shows nothing"
+                )
+            elif other.opponent is not None:
+                msgid = gettext_noop(
+                    "player %(number)s played %(other)s, but the entry of %(other)s (%(where)s) shows "
+                    "opponent %(opponent)s"
+                )
+            else:
+                msgid = gettext_noop(
+                    "player %(number)s played %(other)s, but the entry of %(other)s (%(where)s) shows a bye"
+                )
             parsed.error(
-                f"player {number} played {other_number}, but the entry of {other_number} ({where}) shows {says}",
+                msgid,
                 cell.place,
                 "inconsistent_pairing",
+                number=number,
+                other=other_number,
+                where=other.place if other is not None else cell.place,
+                opponent=other.opponent if other is not None else None,
             )
             continue
         if UNFINISHED in (cell.code, other.code):
             parsed.warn(
-                f"{number} – {other_number} has no result yet; the game is left out",
+                gettext_noop("%(number)s – %(other)s has no result yet; the game is left out"),
                 cell.place,
                 "unfinished",
+                number=number,
+                other=other_number,
             )
             continue
         combined = _result_and_kind(cell.code, other.code)
         if combined is None:
             parsed.error(
-                f"impossible result: {number} scored '{cell.code}' and {other_number} scored '{other.code}'",
+                gettext_noop("impossible result: %(number)s scored '%(code)s' and %(other)s scored '%(other_code)s'"),
                 cell.place,
                 "impossible_result",
+                number=number,
+                code=cell.code,
+                other=other_number,
+                other_code=other.code,
             )
             continue
         result, kind = combined
@@ -155,10 +190,14 @@ def build_games(parsed: ParsedFile, cells: dict[tuple[int, int], Cell]) -> None:
             white, black, result = other_number, number, _flip(result)
         elif colours not in (("w", "b"), ("w", None), (None, "b")) and kind in (PLAYED, SHORT):
             parsed.warn(
-                f"the colours of {number} – {other_number} are missing or contradict each other; "
-                f"{number} is taken as white",
+                gettext_noop(
+                    "the colours of %(number)s – %(other)s are missing or contradict each other; "
+                    "%(number)s is taken as white"
+                ),
                 cell.place,
                 "colour_missing",
+                number=number,
+                other=other_number,
             )
         parsed.games.append(ParsedGame(rnd, white, black, result, kind, place=cell.place))
         if kind == PLAYED:
@@ -187,9 +226,13 @@ def _check_repeats(parsed: ParsedFile, meetings) -> None:
             a, b = sorted(pair)
             rounds = ", ".join(str(r) for r, _ in sorted(games))
             parsed.warn(
-                f"{a} and {b} were paired {len(games)} times (rounds {rounds})",
-                Place(parsed.file_name, detail=f"players {a} and {b}"),
+                gettext_noop("%(a)s and %(b)s were paired %(times)s times (rounds %(rounds)s)"),
+                Place(parsed.file_name, detail=Text.of(gettext_noop("players %(a)s and %(b)s"), a=a, b=b)),
                 "repeated_pairing",
+                a=a,
+                b=b,
+                times=len(games),
+                rounds=rounds,
             )
 
 
@@ -202,10 +245,12 @@ def _check_points(parsed: ParsedFile) -> None:
     for player in parsed.players:
         if player.points is not None and player.points != earned[player.start_number]:
             parsed.warn(
-                f"{player.display_name} has {player.points} points in the file but {earned[player.start_number]} "
-                f"from the games",
+                gettext_noop("%(name)s has %(points)s points in the file but %(earned)s from the games"),
                 player.place or Place(parsed.file_name),
                 "points_differ",
+                name=player.display_name,
+                points=player.points,
+                earned=earned[player.start_number],
             )
 
 
@@ -218,7 +263,8 @@ def _check_players_without_games(parsed: ParsedFile) -> None:
     for player in parsed.players:
         if player.start_number not in played:
             parsed.warn(
-                f"{player.display_name} has no played game: nothing of his will be rated",
+                gettext_noop("%(name)s has no played game: nothing of his will be rated"),
                 player.place or Place(parsed.file_name),
                 "no_played_game",
+                name=player.display_name,
             )

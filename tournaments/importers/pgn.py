@@ -13,20 +13,20 @@ import io
 import re
 
 import chess.pgn
+from django.utils.translation import gettext_noop
 
 from players.names import name_key, split_full_name
 from tournaments.importers.base import (
     BLACK_WINS,
     DRAW,
-    ERROR,
     PLAYED,
     WHITE_WINS,
     ParsedFile,
     ParsedGame,
     ParsedPlayer,
     Place,
-    Problem,
-    ResultFileError,
+    Text,
+    refusal,
 )
 from tournaments.importers.dates import parse_date
 from tournaments.importers.trf import decode
@@ -50,8 +50,10 @@ def _int(text: str | None) -> int | None:
 def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
     text = decode(data)
     parsed = ParsedFile(file_name, "pgn", view="PGN")
-    parsed.notes.append(
-        "PGN has no byes, forfeits or absences and no points table: only the games in the file are imported."
+    parsed.note(
+        gettext_noop(
+            "PGN has no byes, forfeits or absences and no points table: only the games in the file are imported."
+        )
     )
     handle = io.StringIO(text)
     players: dict[tuple, ParsedPlayer] = {}
@@ -65,29 +67,37 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
         try:
             game = chess.pgn.read_game(handle)
         except Exception as exc:  # python-chess raises for badly broken files
-            problem = Problem(ERROR, f"the PGN cannot be read ({exc})", Place(file_name), "bad_pgn")
-            raise ResultFileError([problem]) from None
+            raise refusal(
+                gettext_noop("the PGN cannot be read (%(reason)s)"), Place(file_name), "bad_pgn", reason=str(exc)
+            ) from None
         if game is None:
             break
         count += 1
         if count > MAX_GAMES:
-            raise ResultFileError([Problem(ERROR, "more games than any tournament has", Place(file_name), "too_large")])
+            raise refusal(gettext_noop("more games than any tournament has"), Place(file_name), "too_large")
         line = line_of_game[count - 1] if count - 1 < len(line_of_game) else None
         if progress is not None and count % PROGRESS_EVERY == 0:
             progress(games=count, line=line, lines=lines)
-        place = Place(file_name, line=line, detail=f"game {count}")
+        place = Place(file_name, line=line, detail=Text.of(gettext_noop("game %(number)s"), number=count))
         headers = game.headers
         if not parsed.name and headers.get("Event", "?") not in ("?", ""):
             parsed.name = headers["Event"]
+            parsed.places["name"] = place
         if not parsed.city and headers.get("Site", "?") not in ("?", ""):
             parsed.city = headers["Site"]
+            parsed.places["city"] = place
         event_date, _ = parse_date(headers.get("EventDate"))
         if event_date:
             dates.append(event_date)
         game_date, precision = parse_date(headers.get("Date"))
         round_match = ROUND.match(headers.get("Round", ""))
         if not round_match:
-            parsed.error(f"the Round tag '{headers.get('Round', '')}' has no round number", place, "bad_round")
+            parsed.error(
+                gettext_noop("the Round tag '%(text)s' has no round number"),
+                place,
+                "bad_round",
+                text=headers.get("Round", ""),
+            )
             continue
         rnd = int(round_match.group(1))
         board = int(round_match.group(2)) if round_match.group(2) else None
@@ -99,7 +109,7 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
             name = headers.get(colour, "").strip()
             fide_id = _int(headers.get(f"{colour}FideId"))
             if not name or name == "?":
-                parsed.error(f"the {colour} tag is empty", place, "no_name")
+                parsed.error(gettext_noop("the %(tag)s tag is empty"), place, "no_name", tag=colour)
                 break
             key = ("fide", fide_id) if fide_id else ("name", name_key(name))
             if key not in players:
@@ -121,19 +131,30 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
         if len(sides) != 2:
             continue
         if sides[0] == sides[1]:
-            parsed.error("a player is paired with himself", place, "self_pairing")
+            parsed.error(gettext_noop("a player is paired with himself"), place, "self_pairing")
             continue
         result = headers.get("Result", "*")
         if result not in RESULTS:
-            parsed.warn(f"round {rnd}: the game has no result ('{result}'); it is left out", place, "unfinished")
+            parsed.warn(
+                gettext_noop("round %(round)s: the game has no result ('%(result)s'); it is left out"),
+                place,
+                "unfinished",
+                round=rnd,
+                result=result,
+            )
             continue
         if game.errors:
-            parsed.warn(f"the moves have errors ({game.errors[0]}); the result is kept", place, "bad_moves")
+            parsed.warn(
+                gettext_noop("the moves have errors (%(reason)s); the result is kept"),
+                place,
+                "bad_moves",
+                reason=str(game.errors[0]),
+            )
         moves = game.accept(chess.pgn.StringExporter(headers=False, variations=False, comments=False)).strip()
         raw_games.append((rnd, board, sides[0], sides[1], RESULTS[result], moves, place))
 
     if count == 0:
-        raise ResultFileError([Problem(ERROR, "no game found in the PGN", Place(file_name), "no_games")])
+        raise refusal(gettext_noop("no game found in the PGN"), Place(file_name), "no_games")
     # Start numbers by rating, then name, as a starting-rank list orders them.
     ordered = sorted(seen_order, key=lambda k: (-(players[k].rating or 0), players[k].display_name))
     for number, key in enumerate(ordered, start=1):
@@ -145,10 +166,12 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
         for number in (w, b):
             if (number, rnd) in seen:
                 parsed.error(
-                    f"round {rnd}: {players[white if number == w else black].display_name} has a second game "
-                    f"(the first at {seen[(number, rnd)]})",
+                    gettext_noop("round %(round)s: %(name)s has a second game (the first at %(where)s)"),
                     place,
                     "double_game",
+                    round=rnd,
+                    name=players[white if number == w else black].display_name,
+                    where=seen[(number, rnd)],
                 )
             seen[(number, rnd)] = place
         parsed.games.append(ParsedGame(rnd, w, b, result, PLAYED, board=board, moves=moves, place=place))

@@ -13,13 +13,16 @@ import warnings
 import zipfile
 from dataclasses import dataclass, field
 
-from tournaments.importers.base import ERROR, Place, Problem, ResultFileError
+from django.utils.translation import gettext_noop
+
+from tournaments.importers.base import ERROR, Place, Problem, ResultFileError, refusal
 
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 MAX_RATIO = 100  # uncompressed / compressed, per member above 1 MiB
 MAX_MEMBERS = 2000
 MAX_ROWS = 20_000
 MAX_COLUMNS = 400
+TOO_LARGE = gettext_noop("the sheet is far larger than a tournament can be")
 
 
 def column_letter(index: int) -> str:
@@ -38,7 +41,7 @@ class Grid:
     sheet: str
     rows: list[tuple[int, list]] = field(default_factory=list)  # (1-based row number, values)
 
-    def place(self, row: int | None = None, column: int | None = None, detail: str | None = None) -> Place:
+    def place(self, row: int | None = None, column: int | None = None, detail=None) -> Place:
         return Place(
             self.file_name,
             sheet=self.sheet,
@@ -56,22 +59,29 @@ def _filled(value) -> bool:
     return value is not None and not (isinstance(value, str) and not value.strip())
 
 
-def _fail(file_name: str, message: str, code: str, sheet: str | None = None) -> ResultFileError:
-    return ResultFileError([Problem(ERROR, message, Place(file_name, sheet=sheet), code)])
+def _fail(file_name: str, msgid: str, code: str, sheet: str | None = None, **params) -> ResultFileError:
+    return refusal(msgid, Place(file_name, sheet=sheet), code, **params)
 
 
 def check_zip(data: bytes, file_name: str) -> None:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise _fail(file_name, "the file is damaged or incomplete: it is not a readable .xlsx", "damaged") from None
+        raise _fail(
+            file_name, gettext_noop("the file is damaged or incomplete: it is not a readable .xlsx"), "damaged"
+        ) from None
     with archive:
         members = archive.infolist()
         names = {m.filename for m in members}
         if "[Content_Types].xml" not in names or "xl/workbook.xml" not in names:
-            raise _fail(file_name, "the archive is not an Excel workbook (.xlsx)", "not_xlsx")
+            raise _fail(file_name, gettext_noop("the archive is not an Excel workbook (.xlsx)"), "not_xlsx")
         if len(members) > MAX_MEMBERS:
-            raise _fail(file_name, f"the workbook has {len(members)} parts; refused as unsafe", "zip_bomb")
+            raise _fail(
+                file_name,
+                gettext_noop("the workbook has %(count)s parts; refused as unsafe"),
+                "zip_bomb",
+                count=len(members),
+            )
         total = 0
         for member in members:
             total += member.file_size
@@ -79,18 +89,23 @@ def check_zip(data: bytes, file_name: str) -> None:
             if member.file_size > 1024 * 1024 and ratio > MAX_RATIO:
                 raise _fail(
                     file_name,
-                    f"'{member.filename}' would unpack {ratio:.0f} times its size; refused as unsafe (a zip bomb)",
+                    gettext_noop("'%(part)s' would unpack %(ratio)s times its size; refused as unsafe (a zip bomb)"),
                     "zip_bomb",
+                    part=member.filename,
+                    ratio=f"{ratio:.0f}",
                 )
         if total > MAX_UNPACKED_BYTES:
             raise _fail(
                 file_name,
-                f"the workbook unpacks to {total // (1024 * 1024)} MiB, more than a result file can be; refused",
+                gettext_noop("the workbook unpacks to %(size)s MiB, more than a result file can be; refused"),
                 "zip_bomb",
+                size=total // (1024 * 1024),
             )
         bad = archive.testzip()
         if bad is not None:
-            raise _fail(file_name, f"the file is damaged: its part '{bad}' cannot be read", "damaged")
+            raise _fail(
+                file_name, gettext_noop("the file is damaged: its part '%(part)s' cannot be read"), "damaged", part=bad
+            )
 
 
 def read_xlsx(data: bytes, file_name: str) -> list[Grid]:
@@ -102,7 +117,9 @@ def read_xlsx(data: bytes, file_name: str) -> list[Grid]:
             warnings.simplefilter("ignore")  # openpyxl's complaints about styles are not the arbiter's business
             workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except Exception as exc:  # any failure here means a damaged workbook
-        raise _fail(file_name, f"the workbook cannot be opened ({type(exc).__name__})", "damaged") from None
+        raise _fail(
+            file_name, gettext_noop("the workbook cannot be opened (%(reason)s)"), "damaged", reason=type(exc).__name__
+        ) from None
     grids = []
     problems = []
     try:
@@ -116,16 +133,17 @@ def read_xlsx(data: bytes, file_name: str) -> list[Grid]:
                 for cell in row:
                     if cell.data_type == "f":
                         problems.append(
-                            Problem(
+                            Problem.of(
                                 ERROR,
-                                f"the cell holds a formula ({str(cell.value)[:40]}); export the results as values",
+                                gettext_noop("the cell holds a formula (%(formula)s); export the results as values"),
                                 Place(file_name, sheet=sheet.title, row=cell.row, column=cell.column_letter),
                                 "formula",
+                                formula=str(cell.value)[:40],
                             )
                         )
                     values.append(cell.value)
                 if len(values) > MAX_COLUMNS or len(grid.rows) >= MAX_ROWS:
-                    raise _fail(file_name, "the sheet is far larger than a tournament can be", "too_large", sheet.title)
+                    raise _fail(file_name, TOO_LARGE, "too_large", sheet.title)
                 while values and not _filled(values[-1]):
                     values.pop()
                 grid.rows.append((number, values))
@@ -133,7 +151,9 @@ def read_xlsx(data: bytes, file_name: str) -> list[Grid]:
     except ResultFileError:
         raise
     except Exception as exc:
-        raise _fail(file_name, f"the workbook is damaged ({type(exc).__name__})", "damaged") from None
+        raise _fail(
+            file_name, gettext_noop("the workbook is damaged (%(reason)s)"), "damaged", reason=type(exc).__name__
+        ) from None
     finally:
         workbook.close()
     if problems:
@@ -147,13 +167,15 @@ def read_xls(data: bytes, file_name: str) -> list[Grid]:
     try:
         book = xlrd.open_workbook(file_contents=data, on_demand=True)
     except Exception as exc:  # xlrd raises many kinds for damaged files
-        raise _fail(file_name, f"the .xls file cannot be opened ({exc})", "damaged") from None
+        raise _fail(
+            file_name, gettext_noop("the .xls file cannot be opened (%(reason)s)"), "damaged", reason=str(exc)
+        ) from None
     grids = []
     try:
         for index in range(book.nsheets):
             sheet = book.sheet_by_index(index)
             if sheet.nrows > MAX_ROWS or sheet.ncols > MAX_COLUMNS:
-                raise _fail(file_name, "the sheet is far larger than a tournament can be", "too_large", sheet.name)
+                raise _fail(file_name, TOO_LARGE, "too_large", sheet.name)
             grid = Grid(file_name, sheet.name)
             for r in range(sheet.nrows):
                 values = []

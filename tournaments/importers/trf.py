@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from tournaments.importers.base import ERROR, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
+from django.utils.translation import gettext_noop
+
+from tournaments.importers.base import ParsedFile, ParsedPlayer, Place, at_round, refusal
 from tournaments.importers.dates import UNKNOWN, parse_date
 from tournaments.importers.pairing import Cell, build_games, check_unique_start_numbers, drop_bye_placeholders
 
@@ -21,6 +23,8 @@ PLAYED_CODES = set("10=+-WDL")
 BYE_CODES = set("HFUZ")
 # Old one-letter title codes of TRF06/TRF16 files and the titles they stand for.
 TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+# Header records kept as they stand, and the field each fills.
+HEADER_RECORDS = {"012": "name", "022": "city", "032": "federation", "102": "chief_arbiter", "122": "time_control"}
 KNOWN_TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM"}
 
 
@@ -47,6 +51,7 @@ def _field(line: str, first: int, last: int) -> str:
 def parse(data: bytes, file_name: str) -> ParsedFile:
     text = decode(data)
     parsed = ParsedFile(file_name, "trf", view="TRF16")
+    parsed.columns = {"family_name": "15-47", "given_names": "15-47", "title": "11-13", "country": "54-56"}
     cells: dict[tuple[int, int], Cell] = {}
     byes: list[tuple[str, int, list[int], Place]] = []
     rounds_seen = 0
@@ -59,26 +64,20 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         value = line[4:].strip()
         if code == "001":
             rounds_seen = max(rounds_seen, _player(parsed, line, place, cells))
-        elif code == "012":
-            parsed.name = value
-        elif code == "022":
-            parsed.city = value
-        elif code == "032":
-            parsed.federation = value
+        elif code in HEADER_RECORDS:
+            setattr(parsed, HEADER_RECORDS[code], value)
+            parsed.places[HEADER_RECORDS[code]] = place
         elif code in ("042", "052"):
             date, precision = parse_date(value)
             if value and precision != "day":
-                parsed.warn(f"the date '{value}' cannot be read", place, "bad_date")
+                parsed.warn(gettext_noop("the date '%(text)s' cannot be read"), place, "bad_date", text=value)
             if code == "042":
                 parsed.start_date = date
             else:
                 parsed.end_date = date
-        elif code == "102":
-            parsed.chief_arbiter = value
         elif code == "112":
             parsed.deputy_arbiters.append(value)
-        elif code == "122":
-            parsed.time_control = value
+            parsed.places.setdefault("deputy_arbiters", place)
         elif code == "092":
             parsed.details["type"] = value
         elif code == "132":
@@ -88,9 +87,11 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
             parsed.view = "TRF26"
         elif code == "162":
             parsed.view = "TRF26"
-            parsed.notes.append(
-                "The file declares its own point system (record 162); ratings use the game results, "
-                "the points are only compared."
+            parsed.note(
+                gettext_noop(
+                    "The file declares its own point system (record 162); ratings use the game results, "
+                    "the points are only compared."
+                )
             )
         elif code == "240":
             parsed.view = "TRF26"
@@ -98,7 +99,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         elif code in ("062", "072", "082"):
             parsed.details[code] = value
     if not parsed.players:
-        raise ResultFileError([Problem(ERROR, "no player lines (001) found", Place(file_name), "no_players")])
+        raise refusal(gettext_noop("no player lines (001) found"), Place(file_name), "no_players")
     parsed.rounds = max(rounds_seen, declared_rounds or 0, max(parsed.round_dates, default=0))
     _apply_byes(parsed, byes, cells)
     if parsed.start_date is None and parsed.round_dates:
@@ -112,39 +113,47 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     return parsed
 
 
-def _number(parsed: ParsedFile, line: str, first: int, last: int, place: Place, what: str) -> int | None:
+def _number(parsed: ParsedFile, line: str, first: int, last: int, place: Place, msgid: str) -> int | None:
+    """The number in the columns; `msgid` says it is not one ("the rating '%(text)s' is not a number")."""
     text = _field(line, first, last).strip()
     if not text:
         return None
     if not text.isdigit():
-        parsed.error(f"{what} '{text}' is not a number", _at(place, first, last), "bad_number")
+        parsed.error(msgid, _at(place, first, last), "bad_number", text=text)
         return None
     return int(text)
 
 
-def _at(place: Place, first: int, last: int, detail: str | None = None) -> Place:
+def _at(place: Place, first: int, last: int, detail=None) -> Place:
     return Place(place.file, line=place.line, column=f"{first}-{last}", detail=detail)
 
 
 def _player(parsed: ParsedFile, line: str, place: Place, cells) -> int:
-    start = _number(parsed, line, 5, 8, place, "the start rank")
+    start = _number(parsed, line, 5, 8, place, gettext_noop("the start rank '%(text)s' is not a number"))
     if start is None:
         if not _field(line, 5, 8).strip():
-            parsed.error("the start rank (columns 5-8) is empty", _at(place, 5, 8), "bad_number")
+            parsed.error(gettext_noop("the start rank (columns 5-8) is empty"), _at(place, 5, 8), "bad_number")
         return 0
     name = _field(line, 15, 47).strip()
     family, _, given = name.partition(",")
     birth_text = _field(line, 70, 79).strip()
     birth, precision = parse_date(birth_text)
     if birth_text and precision == UNKNOWN and birth_text.strip("0/.- "):
-        parsed.warn(f"the birth date '{birth_text}' cannot be read", _at(place, 70, 79), "bad_date")
+        parsed.warn(
+            gettext_noop("the birth date '%(text)s' cannot be read"), _at(place, 70, 79), "bad_date", text=birth_text
+        )
     points = None
     points_text = _field(line, 81, 84).strip()
     if points_text:
         try:
             points = Decimal(points_text.replace(",", "."))
         except InvalidOperation:
-            parsed.error(f"the points '{points_text}' are not a number", _at(place, 81, 84), "bad_number")
+            parsed.error(
+                gettext_noop("the points '%(text)s' are not a number"),
+                _at(place, 81, 84),
+                "bad_number",
+                text=points_text,
+            )
     sex = _field(line, 10, 10).strip().lower()
     title = _field(line, 11, 13).strip()
     title = TITLES.get(title.lower(), title.upper() if title.upper() in KNOWN_TITLES else title)
@@ -152,19 +161,19 @@ def _player(parsed: ParsedFile, line: str, place: Place, cells) -> int:
         start_number=start,
         family_name=family.strip(),
         given_names=given.strip(),
-        fide_id=_number(parsed, line, 58, 68, place, "the FIDE id") or None,
-        rating=_number(parsed, line, 49, 52, place, "the rating") or None,
+        fide_id=_number(parsed, line, 58, 68, place, gettext_noop("the FIDE id '%(text)s' is not a number")) or None,
+        rating=_number(parsed, line, 49, 52, place, gettext_noop("the rating '%(text)s' is not a number")) or None,
         country=_field(line, 54, 56).strip().upper(),
         birth_date=birth,
         birth_precision=precision,
         sex={"m": "M", "w": "F", "f": "F"}.get(sex, ""),
         title=title,
         points=points,
-        rank=_number(parsed, line, 86, 89, place, "the rank") or None,
+        rank=_number(parsed, line, 86, 89, place, gettext_noop("the rank '%(text)s' is not a number")) or None,
         place=place,
     )
     if not player.family_name:
-        parsed.error("the name (columns 15-47) is empty", _at(place, 15, 47), "no_name")
+        parsed.error(gettext_noop("the name (columns 15-47) is empty"), _at(place, 15, 47), "no_name")
     parsed.players.append(player)
     rounds = 0
     rnd = 0
@@ -175,30 +184,38 @@ def _player(parsed: ParsedFile, line: str, place: Place, cells) -> int:
         rnd += 1
         block = _field(line, first, first + 7)
         opponent_text, colour, code = block[0:4].strip(), block[5:6].strip().lower(), block[7:8].strip().upper()
-        cell_place = _at(place, first, first + 7, f"round {rnd}")
+        cell_place = _at(place, first, first + 7, at_round(rnd))
         if not (opponent_text or colour or code):
             continue  # not paired: an absence
         rounds = rnd
         if opponent_text and not opponent_text.isdigit():
-            parsed.error(f"the opponent '{opponent_text}' is not a number", cell_place, "bad_number")
+            parsed.error(
+                gettext_noop("the opponent '%(text)s' is not a number"), cell_place, "bad_number", text=opponent_text
+            )
             continue
         opponent = int(opponent_text) if opponent_text else 0
         if code not in PLAYED_CODES | BYE_CODES | {""}:
-            parsed.error(f"unknown result code '{code}'", cell_place, "bad_code")
+            parsed.error(gettext_noop("unknown result code '%(code)s'"), cell_place, "bad_code", code=code)
             continue
         if colour not in ("w", "b", "-", ""):
-            parsed.error(f"unknown colour '{colour}'", cell_place, "bad_code")
+            parsed.error(gettext_noop("unknown colour '%(colour)s'"), cell_place, "bad_code", colour=colour)
             continue
         if opponent == 0:
             # 0000: a bye or an absence; '+' alone is a bye, '-' alone an absence.
             code = {"+": "F", "-": "Z", "": "Z"}.get(code, code)
             if code not in BYE_CODES:
-                parsed.error(f"result '{code}' without an opponent", cell_place, "bad_code")
+                parsed.error(gettext_noop("result '%(code)s' without an opponent"), cell_place, "bad_code", code=code)
                 continue
             cells[(start, rnd)] = Cell(None, None, code, cell_place)
         else:
             if code in BYE_CODES or code == "":
-                parsed.error(f"opponent {opponent} with the bye code '{code or ' '}'", cell_place, "bad_code")
+                parsed.error(
+                    gettext_noop("opponent %(opponent)s with the bye code '%(code)s'"),
+                    cell_place,
+                    "bad_code",
+                    opponent=opponent,
+                    code=code or " ",
+                )
                 continue
             cells[(start, rnd)] = Cell(opponent, colour if colour in ("w", "b") else None, code, cell_place)
     return rounds
@@ -214,9 +231,11 @@ def _round_dates(parsed: ParsedFile, line: str, place: Place) -> None:
         date, precision = parse_date(text, two_digit_order="ymd")
         if precision != "day":
             parsed.warn(
-                f"round {rnd}: the date '{text}' cannot be read",
+                gettext_noop("round %(round)s: the date '%(text)s' cannot be read"),
                 _at(place, 82 + 10 * rnd, 89 + 10 * rnd),
                 "bad_date",
+                round=rnd,
+                text=text,
             )
             continue
         parsed.round_dates[rnd] = date
@@ -226,7 +245,9 @@ def _bye_record(parsed: ParsedFile, line: str, place: Place, byes) -> None:
     kind = _field(line, 5, 5).strip().upper()
     round_text = _field(line, 7, 9).strip()
     if kind not in ("F", "H", "Z") or not round_text.isdigit():
-        parsed.error("a bye record (240) needs a type F, H or Z and a round number", place, "bad_bye_record")
+        parsed.error(
+            gettext_noop("a bye record (240) needs a type F, H or Z and a round number"), place, "bad_bye_record"
+        )
         return
     numbers = [int(n) for n in re.findall(r"\d+", line[10:])]
     byes.append((kind, int(round_text), numbers, place))
@@ -237,16 +258,29 @@ def _apply_byes(parsed: ParsedFile, byes, cells) -> None:
     for kind, rnd, numbers, place in byes:
         for number in numbers:
             if parsed.player(number) is None:
-                parsed.error(f"round {rnd}: bye for player {number}, who is not in the file", place, "missing_player")
+                parsed.error(
+                    gettext_noop("round %(round)s: bye for player %(number)s, who is not in the file"),
+                    place,
+                    "missing_player",
+                    round=rnd,
+                    number=number,
+                )
                 continue
             cell = cells.get((number, rnd))
             if cell is None or (cell.opponent is None and cell.code == "Z"):
                 cells[(number, rnd)] = Cell(None, None, kind, place)
             elif cell.opponent is not None or cell.code != kind:
                 parsed.warn(
-                    f"round {rnd}: the bye record gives {number} a '{kind}' bye but his line shows '{cell.code}'",
+                    gettext_noop(
+                        "round %(round)s: the bye record gives %(number)s a '%(kind)s' bye "
+                        "but his line shows '%(code)s'"
+                    ),
                     place,
                     "bye_conflict",
+                    round=rnd,
+                    number=number,
+                    kind=kind,
+                    code=cell.code,
                 )
         parsed.rounds = max(parsed.rounds, rnd)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from players.matching import AMBIGUOUS, MATCHED, NEW
+from players.matching import AMBIGUOUS, MATCHED, NEW, shown_match
 from tournaments import services
 from tournaments.importers.base import PLAYER_LIST
 from tournaments.models import Tournament
@@ -61,7 +61,7 @@ class Command(BaseCommand):
     def _one(self, path: Path, user, fide_rated, confirm, start_date, end_date, time_control) -> None:
         data = path.read_bytes()
         if not confirm:
-            preview = services.preview_build(file_name=path.name, data=data)
+            preview = services.preview_build(file_name=path.name, data=data, user=user)
             self._print(path, preview.parsed, preview.matches)
             return
         upload = services.upload_create(user=user, file_name=path.name, data=data)
@@ -74,7 +74,7 @@ class Command(BaseCommand):
     def _confirm(self, path, upload, user, fide_rated, start_date, end_date, time_control) -> None:
         file, matches = upload.preview["file"], upload.preview["matches"]
         ambiguous = [
-            f"start number {number}: choose in the web preview ({match['note']}: "
+            f"start number {number}: choose in the web preview ({shown_match(match)['note']}: "
             + ", ".join(f"#{c['federation_id']} {c['name']} {c['birth']}".strip() for c in match["candidates"])
             + ")"
             for number, match in matches.items()
@@ -121,6 +121,8 @@ class Command(BaseCommand):
             self.stdout.write(self.style.WARNING(f"  warning: {problem}"))
         for player in parsed.players:
             match = matches[player.start_number]
-            shown = {MATCHED: f"found by {match.how}", NEW: "new", AMBIGUOUS: f"to choose: {match.note}"}[match.status]
+            match = shown_match(match.as_dict())
+            shown = {MATCHED: f"found by {match['how']}", NEW: "new", AMBIGUOUS: f"to choose: {match['note']}"}
+            shown = shown[match["status"]]
             self.stdout.write(f"  {player.start_number:>4} {player.display_name:<36} {player.rating or '':>4}  {shown}")
         self.stdout.write("  nothing was saved (use --confirm to import)")
