@@ -239,6 +239,13 @@ class ListDisplayTestCase(BaseTestCase):
             assert "<title>Федерация шахмат Татарстана</title>" in self.client.get("/").content.decode()
 
 
+def test_an_audit_entry_names_the_zone_of_its_time():
+    from federation.models import AuditEntry
+
+    entry = AuditEntry(created_at=datetime.datetime(2026, 11, 23, 15, 5, tzinfo=datetime.UTC), summary="merged")
+    assert str(entry).startswith("2026-11-23 18:05 MSK ")  # TIME_ZONE Europe/Moscow, UTC+3
+
+
 def test_every_template_shows_a_times_zone_and_runs_no_inline_script():
     for path in Path(settings.BASE_DIR, "templates").rglob("*.html"):
         text = path.read_text()
