@@ -60,6 +60,18 @@ def test_it_shows_a_phone_the_rating_beside_the_name_without_sideways_scroll(bro
         context.close()
 
 
+def test_a_tablet_sees_the_whole_list_without_scrolling_the_table(browser, live_server, report):
+    context, page = open_page(browser, {"width": 768, "height": 1024}, f"{live_server.url}/ratings/orr/")
+    try:
+        box = page.locator("#rating-list").evaluate(
+            "table => [table.parentElement.scrollWidth, table.parentElement.clientWidth]"
+        )
+        assert box[0] <= box[1], box
+        assert page.locator("#rating-list tbody tr").first.locator("td.col-club").is_visible()
+    finally:
+        context.close()
+
+
 def test_the_report_keeps_names_in_view_on_a_phone(browser, live_server, report):
     context, page = open_page(browser, PHONE, f"{live_server.url}{report.get_absolute_url()}")
     try:
