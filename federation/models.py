@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -25,4 +26,6 @@ class AuditEntry(models.Model):
         indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object_idx")]
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor}: {self.summary}"
+        # In the site's zone, named: a bare time read as local would be off by the UTC offset.
+        when = timezone.localtime(self.created_at) if self.created_at else None
+        return f"{when:%Y-%m-%d %H:%M %Z} {self.actor}: {self.summary}" if when else f"{self.actor}: {self.summary}"

@@ -59,7 +59,8 @@ if PRODUCTION and "*" in ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS=* is refused when DJANGO_ENV=production: name the site's host names")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
-SITE_NAME = env_str("SITE_NAME", "Chess Federation Ratings")
+# Empty: the default name, translated ("Chess Federation Ratings"); see context_processors.site_name.
+SITE_NAME = env_str("SITE_NAME", "")
 # Mail sent by workers has no request to build links from: they start with this address.
 SITE_URL = env_str("SITE_URL", None if PRODUCTION else "http://127.0.0.1:8000")
 if not SITE_URL or not re.fullmatch(r"https?://[^/\s]+(/[^\s]*)?", SITE_URL):

@@ -13,6 +13,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from federation.bidi import isolate
 from players.models import Club, Player, Region
 from players.names import name_key
 
@@ -80,13 +81,13 @@ class RatingListFilter(django_filters.FilterSet):
         label=_("Club"),
         field_name="player__club",
         queryset=Club.objects.all(),
-        widget=FastSelect(values=("name", "city"), label=Club.label),
+        widget=FastSelect(values=("name", "city"), label=lambda name, city: Club.label(isolate(name), isolate(city))),
     )
     region = django_filters.ModelChoiceFilter(
         label=_("Region"),
         field_name="player__region",
         queryset=Region.objects.all(),
-        widget=FastSelect(values=("name",), label=str),
+        widget=FastSelect(values=("name",), label=isolate),
     )
     active = django_filters.BooleanFilter(
         label=_("Played in the last 12 months"), method="filter_active", widget=forms.CheckboxInput

@@ -75,6 +75,8 @@ def rating_list(request, system: str):
     query = request.GET.copy()
     query.pop("page", None)
     query.pop("download", None)
+    # What the month picker carries along, so that choosing a month keeps the filters and the sort.
+    kept = [(key, value) for key, values in query.lists() if key != "month" for value in values if value]
     context = {
         "table": table,
         "filter": filterset,
@@ -84,6 +86,8 @@ def rating_list(request, system: str):
         "rating_list": rating_list,
         "months": selectors.published_months(system=system),
         "query": query.urlencode(),
+        "kept": kept,
+        "sort": request.GET.get("sort", ""),
         "filtered": any(v for k, v in request.GET.items() if k not in ("page", "sort", "month")),
         "title": _("%(system)s rating list") % {"system": System(system).label},
     }

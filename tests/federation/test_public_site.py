@@ -102,7 +102,7 @@ class PublicSiteTestCase(TestCase):
     def test_it_marks_provisional_ratings_and_explains_the_star(self):
         response = self.client.get("/ratings/orr/")
         self.assertContains(response, 'class="provisional"')
-        self.assertContains(response, "provisional rating: not yet established")
+        self.assertContains(response, "* provisional: fewer than 11 rated games or 2 tournaments so far.")
 
     def test_list_pages_do_not_query_per_row(self):
         # The ids and ratings of a short list (its length too), the page, the months, the clubs and
