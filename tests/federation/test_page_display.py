@@ -22,7 +22,9 @@ from tournaments.models import Tournament
 
 D = datetime.date
 TODAY = datetime.date.today()  # noqa: DTZ011
-RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: turns the rest of its line around unless isolated
+# A right-to-left letter (HEBREW LETTER ALEF): it reorders the neutral characters around it unless its
+# text is isolated (direction controls such as U+202E never get this far: imports and saves strip them).
+RLO = "\u05d0"
 
 
 class VisibleText(HTMLParser):

@@ -236,12 +236,12 @@ class UploadMessagesTestCase(BaseTestCase):
         assert tournament.chief_arbiter == self.arbiter  # the uploader, in charge on the site
         assert Upload.objects.get().uploaded_by == self.arbiter
         public = self.client.get(tournament.get_absolute_url())
-        self.assertContains(public, '<dd id="chief-arbiter">IA Marina Orlova</dd>', html=False)
+        self.assertContains(public, '<dd id="chief-arbiter"><bdi>IA Marina Orlova</bdi></dd>', html=False)
         area = self.client.get(reverse("arbiter:tournament", args=[tournament.pk]))
         self.assertContains(area, '<dd id="chief-arbiter">IA Marina Orlova</dd>', html=False)
         self.assertContains(area, "Anna")  # the uploader's account, shown apart
         listed = self.client.get(reverse("tournaments:list"), {"arbiter": "orlova"})
-        self.assertContains(listed, "<td>IA Marina Orlova</td>", html=False)
+        self.assertContains(listed, '<td class="minor"><bdi>IA Marina Orlova</bdi></td>', html=False)
         self.assertContains(listed, "Spring Cup")
 
     def test_it_keeps_the_chief_arbiter_of_a_spreadsheet_header(self):
