@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from players.models import Player
-from players.selectors import player_by_federation_id
+from players.selectors import may_see_birth_date, player_by_federation_id
 from ratings import selectors as rating_selectors
 from ratings.views import CountedPaginator, list_queryset
 from tournaments import selectors as tournament_selectors
@@ -69,7 +69,9 @@ def player(request, federation_id: int):
             "federation_id": player.federation_id,
             "name": player.full_name,
             "latin_name": player.latin_name,
-            "birth": player.birth_display or None,
+            # The year for everyone (most players are children); the day for the staff only.
+            "birth_year": player.birth_year,
+            **({"birth_date": player.birth_display or None} if may_see_birth_date(request.user) else {}),
             "sex": player.sex or None,
             "fide_id": player.fide_id,
             "country": player.country or None,

@@ -1,6 +1,6 @@
 from django.shortcuts import redirect, render
 
-from players.selectors import follow_of, player_by_federation_id
+from players.selectors import follow_of, player_by_federation_id, public_birth
 from ratings import selectors as rating_selectors
 from tournaments import selectors as tournament_selectors
 
@@ -12,6 +12,7 @@ def player_detail(request, federation_id: int):
         return redirect(player.merged_into)
     context = {
         "player": player,
+        "birth": public_birth(player=player, user=request.user),
         "follow": follow_of(user=request.user, player=player),
         **rating_selectors.player_page(player=player),
         "games": tournament_selectors.player_games(player=player),
