@@ -8,6 +8,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from federation.throttle import describe_rate, rate_limited
 from players.models import Player
 from players.selectors import may_see_birth_date, player_by_federation_id
 from ratings import selectors as rating_selectors
@@ -29,10 +30,11 @@ def _number(value):
 
 @require_GET
 def index(request):
-    return render(request, "api.html")
+    return render(request, "api.html", {"rate": describe_rate()})
 
 
 @require_GET
+@rate_limited
 def rating_list(request, system: str):
     filterset, queryset, rating_list_ = list_queryset(request, system)
     if filterset.is_bound and not filterset.is_valid():
@@ -61,6 +63,7 @@ def rating_list(request, system: str):
 
 
 @require_GET
+@rate_limited
 def player(request, federation_id: int):
     player = player_by_federation_id(federation_id)
     data = rating_selectors.player_page(player=player)
@@ -123,6 +126,7 @@ def _federation_ids(rows, game_lines) -> dict:
 
 
 @require_GET
+@rate_limited
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)

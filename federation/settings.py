@@ -19,8 +19,10 @@ from federation.env import (
     env_choice,
     env_database,
     env_float,
+    env_header,
     env_int,
     env_list,
+    env_rate,
     env_str,
 )
 
@@ -255,6 +257,16 @@ if PRODUCTION:
     if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
         # Only behind a proxy that sets this header itself; otherwise clients could forge it.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Clients and the API's rate limit ----------------------------------------
+
+# The header in which the reverse proxy in front of the site passes the client's address
+# (X-Forwarded-For, X-Real-IP); empty: the site faces clients directly and REMOTE_ADDR is the
+# client. Only set it behind a proxy that sets the header itself, or clients could forge it.
+# federation.clients.client_address() is the one place that reads it.
+TRUSTED_PROXY_HEADER = env_header("TRUSTED_PROXY_HEADER", "")
+# Requests per client to the JSON API: N/second, N/minute, N/hour or N/day, or off.
+API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "120/minute")
 
 # --- Logging ----------------------------------------------------------------
 
