@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.core.paginator import InvalidPage
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from federation.throttle import describe_rate, rate_limited
@@ -40,7 +42,16 @@ def rating_list(request, system: str):
     if filterset.is_bound and not filterset.is_valid():
         return _json({"errors": filterset.errors.get_json_data()}, status=400)
     ranked, total = rating_selectors.list_rows(queryset)
-    page = CountedPaginator(ranked, PAGE_SIZE, total=total).get_page(request.GET.get("page"))
+    paginator = CountedPaginator(ranked, PAGE_SIZE, total=total)
+    try:
+        # Not get_page(): a program asking for page 0 or 10**30 should hear so, not get page 1.
+        page = paginator.page(request.GET.get("page") or 1)
+    except InvalidPage:
+        message = _("There is no page %(page)s: pages go from 1 to %(pages)s.") % {
+            "page": request.GET.get("page")[:20],
+            "pages": paginator.num_pages,
+        }
+        return _json({"errors": {"page": [{"message": message, "code": "invalid"}]}}, status=400)
     results = []
     for row in page.object_list:
         results.append(
