@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.core.paginator import InvalidPage
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -14,6 +14,7 @@ from federation.throttle import describe_rate, rate_limited
 from players.models import Player
 from players.selectors import may_see_birth_date, player_by_federation_id
 from ratings import selectors as rating_selectors
+from ratings.models import System
 from ratings.views import CountedPaginator, list_queryset
 from tournaments import selectors as tournament_selectors
 
@@ -38,7 +39,22 @@ def index(request):
 @require_GET
 @rate_limited
 def rating_list(request, system: str):
-    filterset, queryset, rating_list_ = list_queryset(request, system)
+    try:
+        filterset, queryset, rating_list_ = list_queryset(request, system)
+    except Http404:
+        # An unknown system, or a well-formed month without a published list: said in JSON.
+        if system not in System.values:
+            field, message = "system", _("There is no rating system %(system)s.") % {"system": system[:20]}
+        else:
+            field, message = (
+                "month",
+                _("No %(system)s list was published for %(month)s.")
+                % {
+                    "system": System(system).label,
+                    "month": request.GET.get("month", "")[:7],
+                },
+            )
+        return _json({"errors": {field: [{"message": message, "code": "not_found"}]}}, status=404)
     if filterset.is_bound and not filterset.is_valid():
         return _json({"errors": filterset.errors.get_json_data()}, status=400)
     ranked, total = rating_selectors.list_rows(queryset)

@@ -106,3 +106,14 @@ def test_sorting_links_start_again_at_page_one(rated):
     for link in links:
         assert "page=" not in link
         assert "birth_year=2015" in link
+
+
+def test_the_api_says_in_json_that_a_list_does_not_exist(rated):
+    unpublished = _client().get("/api/lists/orr/", {"month": "1999-01"})
+    assert unpublished.status_code == 404
+    assert unpublished["Content-Type"] == "application/json"
+    assert json.loads(unpublished.content)["errors"]["month"][0]["code"] == "not_found"
+    unknown = _client().get("/api/lists/elo/")
+    assert unknown.status_code == 404
+    assert "system" in json.loads(unknown.content)["errors"]
+    assert _client().get("/ratings/orr/", {"month": "1999-01"}).status_code == 404
