@@ -36,25 +36,24 @@ def index(request):
     return render(request, "api.html", {"rate": describe_rate()})
 
 
+def _list_not_found(request, system: str):
+    """An unknown system, or a well-formed month without a published list: said in JSON."""
+    if system not in System.values:
+        field, message = "system", _("There is no rating system %(system)s.") % {"system": system[:20]}
+    else:
+        month = request.GET.get("month", "")[:7]
+        field = "month"
+        message = _("No %(system)s list was published for %(month)s.") % {"system": System(system).label, "month": month}
+    return _json({"errors": {field: [{"message": message, "code": "not_found"}]}}, status=404)
+
+
 @require_GET
 @rate_limited
 def rating_list(request, system: str):
     try:
         filterset, queryset, rating_list_ = list_queryset(request, system)
     except Http404:
-        # An unknown system, or a well-formed month without a published list: said in JSON.
-        if system not in System.values:
-            field, message = "system", _("There is no rating system %(system)s.") % {"system": system[:20]}
-        else:
-            field, message = (
-                "month",
-                _("No %(system)s list was published for %(month)s.")
-                % {
-                    "system": System(system).label,
-                    "month": request.GET.get("month", "")[:7],
-                },
-            )
-        return _json({"errors": {field: [{"message": message, "code": "not_found"}]}}, status=404)
+        return _list_not_found(request, system)
     if filterset.is_bound and not filterset.is_valid():
         return _json({"errors": filterset.errors.get_json_data()}, status=400)
     ranked, total = rating_selectors.list_rows(queryset)
