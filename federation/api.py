@@ -41,9 +41,8 @@ def _list_not_found(request, system: str):
     if system not in System.values:
         field, message = "system", _("There is no rating system %(system)s.") % {"system": system[:20]}
     else:
-        month = request.GET.get("month", "")[:7]
-        field = "month"
-        message = _("No %(system)s list was published for %(month)s.") % {"system": System(system).label, "month": month}
+        values = {"system": System(system).label, "month": request.GET.get("month", "")[:7]}
+        field, message = "month", _("No %(system)s list was published for %(month)s.") % values
     return _json({"errors": {field: [{"message": message, "code": "not_found"}]}}, status=404)
 
 
