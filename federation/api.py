@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.http import JsonResponse
+from django.core.paginator import InvalidPage
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from federation.ratelimit import describe_rate, rate_limited
 from players.models import Player
-from players.selectors import player_by_federation_id
+from players.selectors import may_see_birth_date, player_by_federation_id
 from ratings import selectors as rating_selectors
+from ratings.models import System
 from ratings.views import CountedPaginator, list_queryset
 from tournaments import selectors as tournament_selectors
 
@@ -29,16 +33,39 @@ def _number(value):
 
 @require_GET
 def index(request):
-    return render(request, "api.html")
+    return render(request, "api.html", {"rate": describe_rate()})
+
+
+def _list_not_found(request, system: str):
+    """An unknown system, or a well-formed month without a published list: said in JSON."""
+    if system not in System.values:
+        field, message = "system", _("There is no rating system %(system)s.") % {"system": system[:20]}
+    else:
+        values = {"system": System(system).label, "month": request.GET.get("month", "")[:7]}
+        field, message = "month", _("No %(system)s list was published for %(month)s.") % values
+    return _json({"errors": {field: [{"message": message, "code": "not_found"}]}}, status=404)
 
 
 @require_GET
+@rate_limited
 def rating_list(request, system: str):
-    filterset, queryset, rating_list_ = list_queryset(request, system)
+    try:
+        filterset, queryset, rating_list_ = list_queryset(request, system)
+    except Http404:
+        return _list_not_found(request, system)
     if filterset.is_bound and not filterset.is_valid():
         return _json({"errors": filterset.errors.get_json_data()}, status=400)
     ranked, total = rating_selectors.list_rows(queryset)
-    page = CountedPaginator(ranked, PAGE_SIZE, total=total).get_page(request.GET.get("page"))
+    paginator = CountedPaginator(ranked, PAGE_SIZE, total=total)
+    try:
+        # Not get_page(): a program asking for page 0 or 10**30 should hear so, not get page 1.
+        page = paginator.page(request.GET.get("page") or 1)
+    except InvalidPage:
+        message = _("There is no page %(page)s: pages go from 1 to %(pages)s.") % {
+            "page": request.GET.get("page")[:20],
+            "pages": paginator.num_pages,
+        }
+        return _json({"errors": {"page": [{"message": message, "code": "invalid"}]}}, status=400)
     results = []
     for row in page.object_list:
         results.append(
@@ -61,6 +88,7 @@ def rating_list(request, system: str):
 
 
 @require_GET
+@rate_limited
 def player(request, federation_id: int):
     player = player_by_federation_id(federation_id)
     data = rating_selectors.player_page(player=player)
@@ -69,7 +97,9 @@ def player(request, federation_id: int):
             "federation_id": player.federation_id,
             "name": player.full_name,
             "latin_name": player.latin_name,
-            "birth": player.birth_display or None,
+            # The year for everyone (most players are children); the day for the staff only.
+            "birth_year": player.birth_year,
+            **({"birth_date": player.birth_display or None} if may_see_birth_date(request.user) else {}),
             "sex": player.sex or None,
             "fide_id": player.fide_id,
             "country": player.country or None,
@@ -121,6 +151,7 @@ def _federation_ids(rows, game_lines) -> dict:
 
 
 @require_GET
+@rate_limited
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)

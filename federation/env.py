@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
@@ -161,3 +162,38 @@ def _masked(url: str) -> str:
     if parts.password is None:
         return url
     return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+_RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_HEADER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+
+
+def parse_rate(text: str) -> tuple[int, int] | None:
+    """'120/minute' -> (120, 60): so many requests per second, minute, hour or day; 'off' -> None.
+
+    Raises ValueError naming what is wrong."""
+    text = text.strip().lower()
+    if text == "off":
+        return None
+    count, _, period = text.partition("/")
+    if not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
+        raise ValueError(f"{text!r} is not a rate; write it as 120/minute (second, minute, hour or day) or off")
+    return int(count), _RATE_PERIODS[period]
+
+
+def env_rate(name: str, default: str, *, environ_=None) -> str:
+    """A request rate such as '120/minute' (or 'off'), checked here so a typo stops the site."""
+    value = env_str(name, default, environ_=environ_)
+    try:
+        parse_rate(value)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name}: {error}") from None
+    return value
+
+
+def env_header(name: str, default: str = "", *, environ_=None) -> str:
+    """An HTTP header's name (X-Forwarded-For), or empty."""
+    value = env_str(name, default, environ_=environ_)
+    if value and not _HEADER.fullmatch(value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not an HTTP header name such as X-Forwarded-For")
+    return value

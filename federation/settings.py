@@ -20,8 +20,10 @@ from federation.env import (
     env_choice,
     env_database,
     env_float,
+    env_header,
     env_int,
     env_list,
+    env_rate,
     env_str,
     redis_database,
 )
@@ -71,14 +73,6 @@ if PRODUCTION and not SITE_URL.startswith("https://"):
     # Mailed links carry password-reset and confirmation tokens: never over plain HTTP.
     raise ImproperlyConfigured(f"SITE_URL must start with https:// when DJANGO_ENV=production, not {SITE_URL!r}")
 SITE_URL = SITE_URL.rstrip("/")
-# The header in which the reverse proxy in front appends the client's address (e.g.
-# X-Forwarded-For); empty = no proxy, the connection's own address is the client's
-# (federation/clients.py). Never set it without such a proxy: clients could forge the header.
-TRUSTED_PROXY_HEADER = env_str("TRUSTED_PROXY_HEADER", "")
-if TRUSTED_PROXY_HEADER and not re.fullmatch(r"[A-Za-z0-9-]+", TRUSTED_PROXY_HEADER):
-    raise ImproperlyConfigured(
-        f"TRUSTED_PROXY_HEADER={TRUSTED_PROXY_HEADER!r} is not a header name such as X-Forwarded-For"
-    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -98,6 +92,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "federation.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -294,6 +289,21 @@ RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimu
 # --- Security ---------------------------------------------------------------
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+# federation.security.ContentSecurityPolicyMiddleware sends this on every answer. Templates keep
+# to it: JavaScript only in static/js/ files, no on*= or style= attributes (tests/federation/test_csp.py).
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "frame-ancestors": "'none'",
+    "form-action": "'self'",
+}
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 # The page for a form sent without its token, in the site's layout and language.
@@ -308,6 +318,16 @@ if PRODUCTION:
     if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
         # Only behind a proxy that sets this header itself; otherwise clients could forge it.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Clients and the API's rate limit ----------------------------------------
+
+# The header in which the reverse proxy in front of the site passes the client's address
+# (X-Forwarded-For, X-Real-IP); empty: the site faces clients directly and REMOTE_ADDR is the
+# client. Only set it behind a proxy that sets the header itself, or clients could forge it.
+# federation.clients.client_address() is the one place that reads it.
+TRUSTED_PROXY_HEADER = env_header("TRUSTED_PROXY_HEADER", "")
+# Requests per client to the JSON API: N/second, N/minute, N/hour or N/day, or off.
+API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "120/minute")
 
 # --- Logging ----------------------------------------------------------------
 

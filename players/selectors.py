@@ -3,6 +3,25 @@ from django.shortcuts import get_object_or_404
 from players.models import Player
 
 
+def may_see_birth_date(user) -> bool:
+    """Whether `user` sees full birth dates. Most players are children: like FIDE, the public
+    (and every other account) sees the birth year only; the federation's staff, who correct
+    birth dates, see the day. No account is linked to a player record, so a player's own
+    account has no special view (following a player is not owning his record)."""
+    return user.has_perm("players.change_player")
+
+
+def public_birth(*, player: Player, user) -> dict | None:
+    """How a player's birth shows to `user`: {"label": ..., "value": ..., "full": bool}, or None."""
+    from django.utils.translation import gettext as _
+
+    if player.birth_date is None:
+        return None
+    if player.birth_precision == Player.BirthPrecision.DAY and may_see_birth_date(user):
+        return {"label": _("Birth date"), "value": player.birth_date.isoformat(), "full": True}
+    return {"label": _("Birth year"), "value": str(player.birth_date.year), "full": False}
+
+
 def player_by_federation_id(federation_id: int) -> Player:
     return get_object_or_404(
         Player.objects.select_related("club", "region", "merged_into"), federation_id=federation_id

@@ -1,6 +1,6 @@
 from django.shortcuts import redirect, render
 
-from players.selectors import follow_of, may_apply_for_fide_import, player_by_federation_id
+from players.selectors import follow_of, may_apply_for_fide_import, player_by_federation_id, public_birth
 from ratings import selectors as rating_selectors
 from tournaments import selectors as tournament_selectors
 
@@ -13,6 +13,7 @@ def player_detail(request, federation_id: int):
     page = rating_selectors.player_page(player=player)
     context = {
         "player": player,
+        "birth": public_birth(player=player, user=request.user),
         "follow": follow_of(user=request.user, player=player),
         **page,
         "games": tournament_selectors.player_games(player=player, changes=page["changes"]),

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+from federation.cells import safe_cell, safe_row
+
 COLUMNS = [
     "rank",
     "federation_id",
@@ -24,10 +26,13 @@ COLUMNS = [
 
 def to_csv(rows: list[dict]) -> bytes:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    # CRLF as RFC 4180 has it; it also makes the writer quote a text with a lone CR or LF in it,
+    # which would otherwise break the row in two.
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({**row, "provisional": "1" if row["provisional"] else "0"})
+        cells = {column: safe_cell(value) for column, value in row.items()}
+        writer.writerow({**cells, "provisional": "1" if row["provisional"] else "0"})
     # A BOM so that spreadsheet programs open the Cyrillic names as UTF-8.
     return ("\ufeff" + buffer.getvalue()).encode()
 
@@ -41,9 +46,10 @@ def to_xlsx(rows: list[dict], title: str = "Rating list") -> bytes:
 
     workbook = openpyxl.Workbook(write_only=True)
     sheet = workbook.create_sheet(title[:31])
-    sheet.append(COLUMNS)
+    sheet.append(safe_row(COLUMNS))
     for row in rows:
-        sheet.append([row[column] for column in COLUMNS])
+        # safe_row: openpyxl writes any text starting with "=" as a formula.
+        sheet.append(safe_row(row[column] for column in COLUMNS))
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

@@ -6,6 +6,7 @@ import datetime
 
 import django_filters
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.forms.models import ModelChoiceIterator
 from django.forms.utils import flatatt
@@ -14,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from federation.bidi import isolate
+from federation.filtering import StrictFilterSet
 from players.models import Club, Player, Region
 from players.names import name_key
 
@@ -66,12 +68,61 @@ class FastSelect(forms.Select):
         return mark_safe(f"<select{flatatt(final_attrs)}>{''.join(options)}</select>")  # noqa: S308 - escaped above
 
 
-class RatingListFilter(django_filters.FilterSet):
+# Birth years a filter accepts: wide enough for any living player, narrow enough to be a date.
+BIRTH_YEARS = (1900, 2100)
+
+
+class MonthField(forms.CharField):
+    """A month as YYYY-MM (the published lists' months), cleaned to its first day."""
+
+    widget = forms.HiddenInput
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value:
+            return None
+        year, dash, month = value.partition("-")
+        try:
+            if not (dash and len(year) == 4 and len(month) == 2 and year.isdigit() and month.isdigit()):
+                raise ValueError(value)
+            return datetime.date(int(year), int(month), 1)
+        except ValueError:
+            raise ValidationError(_("Enter a month as YYYY-MM."), code="invalid") from None
+
+
+def clean_month(value: str | None) -> datetime.date | None:
+    """The month a request asks for, or None (the live list) if none or a malformed one: the
+    filter form reports the malformed one."""
+    try:
+        return MonthField(required=False).clean(value)
+    except ValidationError:
+        return None
+
+
+class YearFilter(django_filters.Filter):
+    """A year: a whole number (the form's bounds keep it a possible date; 10000 or -5 crashed)."""
+
+    field_class = forms.IntegerField
+
+
+class MonthFilter(django_filters.Filter):
+    """The list's month: chosen by the view before filtering (a published list or the live one);
+    a field here so that a malformed month is reported like any bad filter value."""
+
+    field_class = MonthField
+
+    def filter(self, qs, value):
+        return qs
+
+
+class RatingListFilter(StrictFilterSet):
     """Works on PlayerRating (live) and RatingListEntry (published): both reach the player the same way."""
 
     name = django_filters.CharFilter(label=_("Name"), method="filter_name")
     age_group = django_filters.ChoiceFilter(label=_("Age group"), choices=AGE_GROUPS, method="filter_age_group")
-    birth_year = django_filters.NumberFilter(label=_("Birth year"), method="filter_birth_year")
+    birth_year = YearFilter(
+        label=_("Birth year"), method="filter_birth_year", min_value=BIRTH_YEARS[0], max_value=BIRTH_YEARS[1]
+    )
     sex = django_filters.ChoiceFilter(
         label=_("Sex"),
         field_name="player__sex",
@@ -92,6 +143,7 @@ class RatingListFilter(django_filters.FilterSet):
     active = django_filters.BooleanFilter(
         label=_("Played in the last 12 months"), method="filter_active", widget=forms.CheckboxInput
     )
+    month = MonthFilter(label=_("List"), required=False)
     provisional = django_filters.ChoiceFilter(
         label=_("Rating"),
         choices=[("no", _("established only")), ("yes", _("provisional only"))],

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from ratings import exports, selectors
-from ratings.filters import RatingListFilter
+from ratings.filters import RatingListFilter, clean_month
 from ratings.models import RatingList, System
 from ratings.tables import RankedRowsData, RatingListTable
 
@@ -30,35 +30,28 @@ DOWNLOAD_TYPES = {
 }
 
 
-def _month(request) -> datetime.date | None:
-    value = request.GET.get("month")
-    if not value:
-        return None
-    try:
-        return datetime.date.fromisoformat(f"{value}-01")
-    except ValueError:
-        raise Http404("No such month") from None
-
-
 def list_queryset(request, system: str):
     """The filtered list the page, the downloads and the API show: live, or a published month."""
     if system not in System.values:
         raise Http404("No such rating system")
-    month = _month(request)
+    # A malformed month shows the live list, empty, with the form's error; a well-formed month
+    # without a published list is a page that does not exist.
+    month = clean_month(request.GET.get("month"))
     if month is None:
         base, reference, rating_list = selectors.live_list(system=system), None, None
     else:
         rating_list = get_object_or_404(RatingList, system=system, month=month)
         base, reference = selectors.published_list(rating_list=rating_list), month
     filterset = RatingListFilter(request.GET, queryset=base, reference=reference, live=month is None)
-    queryset = filterset.qs  # an invalid filter shows an empty list and the form's errors
+    queryset = filterset.qs  # an invalid filter value shows an empty list and the form's errors
     return filterset, queryset, rating_list
 
 
 def rating_list(request, system: str):
     filterset, queryset, rating_list = list_queryset(request, system)
+    valid = filterset.is_valid()
     download = request.GET.get("download")
-    if download in DOWNLOAD_TYPES:
+    if download in DOWNLOAD_TYPES and valid:
         rows = selectors.list_export_rows(system=system, queryset=queryset)
         month = rating_list.month.strftime("%Y-%m") if rating_list else datetime.date.today().isoformat()  # noqa: DTZ011
         response = HttpResponse(exports.WRITERS[download](rows), content_type=DOWNLOAD_TYPES[download])
@@ -73,7 +66,7 @@ def rating_list(request, system: str):
         table
     )
     query = request.GET.copy()
-    query.pop("page", None)
+    query.pop("page", None)  # the download links and the month picker: every row, from page 1
     query.pop("download", None)
     # What the month picker carries along, so that choosing a month keeps the filters and the sort.
     kept = [(key, value) for key, values in query.lists() if key != "month" for value in values if value]
@@ -91,7 +84,7 @@ def rating_list(request, system: str):
         "filtered": any(v for k, v in request.GET.items() if k not in ("page", "sort", "month")),
         "title": _("%(system)s rating list") % {"system": System(system).label},
     }
-    return render(request, "ratings/list.html", context)
+    return render(request, "ratings/list.html", context, status=200 if valid else 400)
 
 
 def about(request):

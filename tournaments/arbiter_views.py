@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from ratings.notices import tell_if_waiting
 from ratings.selectors import tournament_run
 from tournaments import selectors, services, worker_uploads
-from tournaments.forms import CoArbiterForm, ConfirmForm, UploadForm
+from tournaments.forms import CoArbiterForm, CoArbiterRemoveForm, ConfirmForm, UploadForm
 from tournaments.importers.base import shown
 from tournaments.models import Tournament, Upload
 from tournaments.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
@@ -161,14 +161,24 @@ def tournament(request, pk: int):
     tournament = _visible_tournament(request, pk)
     may_name = can_name_co_arbiters(request.user, tournament)
     form = CoArbiterForm(request.POST or None)
+    remove_error = None
     if request.method == "POST":
         if not may_name:
             raise PermissionDenied(_("Only the chief arbiter names co-arbiters."))
-        if request.POST.get("remove"):
-            services.co_arbiter_remove(tournament=tournament, user_id=int(request.POST["remove"]), by=request.user)
-            messages.success(request, _("The co-arbiter is removed."))
-            return redirect("arbiter:tournament", pk=tournament.pk)
-        if form.is_valid():
+        if "remove" in request.POST:
+            remove = CoArbiterRemoveForm(request.POST)
+            try:
+                if not remove.is_valid():
+                    raise services.CoArbiterError(_("Choose the co-arbiter to remove from the list."))
+                user_id = remove.cleaned_data["remove"]
+                services.co_arbiter_remove(tournament=tournament, user_id=user_id, by=request.user)
+            except services.CoArbiterError as error:
+                remove_error = str(error)
+                form = CoArbiterForm()  # the add form was not sent: no errors of its own
+            else:
+                messages.success(request, _("The co-arbiter is removed."))
+                return redirect("arbiter:tournament", pk=tournament.pk)
+        elif form.is_valid():
             try:
                 user = services.co_arbiter_add(
                     tournament=tournament, username=form.cleaned_data["username"], by=request.user
@@ -184,11 +194,13 @@ def tournament(request, pk: int):
         "co_arbiters": tournament.co_arbiters.order_by("username"),
         "may_name": may_name,
         "form": form,
+        "remove_error": remove_error,
         "counts": selectors.tournament_counts(tournament=tournament),
         "run": tournament_run(tournament=tournament),
         "may_retry": request.user.has_perm("tournaments.change_tournament"),
     }
-    return render(request, "tournaments/arbiter_tournament.html", context, status=400 if form.errors else 200)
+    status = 400 if form.errors or remove_error else 200
+    return render(request, "tournaments/arbiter_tournament.html", context, status=status)
 
 
 @login_required

@@ -3,11 +3,12 @@ from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.filtering import StrictFilterSet
 from tournaments.models import Tournament
 from tournaments.selectors import PUBLIC_STATUSES
 
 
-class TournamentFilter(django_filters.FilterSet):
+class TournamentFilter(StrictFilterSet):
     q = django_filters.CharFilter(label=_("Name"), method="filter_text")
     city = django_filters.CharFilter(label=_("City"), field_name="city", lookup_expr="icontains")
     since = django_filters.DateFilter(

@@ -176,3 +176,9 @@ def _display(player: dict) -> str:
 
 class CoArbiterForm(forms.Form):
     username = forms.CharField(label=_("User name of the co-arbiter"), max_length=150)
+
+
+class CoArbiterRemoveForm(forms.Form):
+    """The co-arbiter a "remove" button names, by his account's id (a bigint's range)."""
+
+    remove = forms.IntegerField(min_value=1, max_value=2**63 - 1)

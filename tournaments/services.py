@@ -492,7 +492,7 @@ def co_arbiter_remove(*, tournament: Tournament, user_id: int, by) -> None:
     with transaction.atomic():
         user = tournament.co_arbiters.filter(pk=user_id).first()
         if user is None:
-            return
+            raise CoArbiterError(_("That account is not a co-arbiter of this tournament."))
         tournament.co_arbiters.remove(user)
         audit.record(
             actor=by,

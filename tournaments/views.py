@@ -12,7 +12,7 @@ def tournament_list(request):
     query.pop("page", None)
     filtered = any(v for k, v in request.GET.items() if k != "page")
     context = {"page": page, "filter": filterset, "query": query.urlencode(), "filtered": filtered}
-    return render(request, "tournaments/list.html", context)
+    return render(request, "tournaments/list.html", context, status=200 if filterset.is_valid() else 400)
 
 
 def tournament_detail(request, pk: int):

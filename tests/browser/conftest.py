@@ -37,10 +37,22 @@ def browser():
         browser.close()
 
 
+def is_policy_violation(text: str) -> bool:
+    """Chromium's console line for anything the Content-Security-Policy blocked."""
+    return "Content Security Policy" in text or "Content-Security-Policy" in text
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    # Every test also checks that the pages it opened broke no rule of the Content-Security-Policy
+    # (an inline script or style, a handler attribute) and threw no JavaScript error.
+    problems = []
+    page.on("console", lambda message: problems.append(message.text) if is_policy_violation(message.text) else None)
+    page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    page.console_problems = problems
     yield page
     context.close()
+    assert not problems, problems

@@ -59,3 +59,22 @@ def test_a_visitor_filters_the_list_opens_a_player_a_report_and_downloads(page, 
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "ru"
     assert "Расчёт ОРР" in page.content()
+
+
+def test_the_month_picker_opens_a_published_list_under_the_security_policy(page, live_server, federation):
+    services.publish_lists(month=datetime.date(THIS_YEAR, 1, 1))
+    page.goto(f"{live_server.url}/ratings/orr/")
+    with page.expect_navigation():
+        page.select_option("#month", f"{THIS_YEAR}-01")  # no button: the script sends the form
+    assert f"month={THIS_YEAR}-01" in page.url
+    assert "published list of" in page.locator("h1").inner_text()
+    # The browser really enforces the policy: an inline script is refused, and said so.
+    page.evaluate(
+        """() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';
+                   document.body.appendChild(s); }"""
+    )
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.ran") is None
+    refused = [text for text in page.console_problems if "Content Security Policy" in text]
+    assert refused
+    page.console_problems.clear()  # expected here; any other test's violation fails it

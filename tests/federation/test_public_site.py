@@ -97,7 +97,8 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, "published list of")
         assert [row.player.pk for row in response.context["table"].page.object_list.data] == [self.girl.pk]
         assert self.client.get("/ratings/orr/?month=1999-01").status_code == 404
-        assert self.client.get("/ratings/orr/?month=garbage").status_code == 404
+        garbage = self.client.get("/ratings/orr/?month=garbage")  # malformed: the form says so
+        self.assertContains(garbage, "Enter a month as YYYY-MM.", status_code=400)
 
     def test_it_marks_provisional_ratings_and_explains_the_star(self):
         response = self.client.get("/ratings/orr/")

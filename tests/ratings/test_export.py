@@ -1,3 +1,4 @@
+import csv
 import datetime
 import io
 import json
@@ -55,3 +56,71 @@ def _json(system):
     out = io.StringIO()
     call_command("export_list", "--system", system, "--format", "json", stdout=out)
     return out.getvalue()
+
+
+# --- Formula injection (OWASP's CSV-injection rule) -------------------------------------------
+
+HOSTILE_NAME = '=HYPERLINK("http://x","y")'
+
+
+@pytest.fixture
+def hostile(rated):
+    from players.models import Region
+
+    player = rated[1]
+    player.family_name = HOSTILE_NAME
+    player.given_names = ""
+    player.club = Club.objects.create(name="+SUM(1,2)", city="Казань")
+    player.region = Region.objects.create(name="@cmd")
+    player.save()
+    return player
+
+
+def _xlsx_cells(content: bytes):
+    sheet = openpyxl.load_workbook(io.BytesIO(content)).active
+    return [cell for row in sheet.iter_rows() for cell in row]
+
+
+def _assert_inert(cells, hostile):
+    assert not [cell.coordinate for cell in cells if cell.data_type == "f"]
+    values = {cell.value for cell in cells}
+    assert "'" + HOSTILE_NAME in values
+    assert "'+SUM(1,2)" in values
+    assert "'@cmd" in values
+    row = next(r for r in cells if r.value == hostile.federation_id)
+    assert row.data_type == "n"  # numbers stay numbers
+
+
+def test_it_neutralises_formulas_in_the_downloaded_csv_and_xlsx(hostile, client):
+    content = client.get("/ratings/orr/?download=csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(content)))
+    row = next(r for r in rows if r[1] == str(hostile.federation_id))
+    assert row[2] == "'" + HOSTILE_NAME
+    assert row[6] == "'+SUM(1,2)"
+    assert row[7] == "'@cmd"
+    assert not [cell for r in rows for cell in r if cell.startswith(("=", "+", "@", "\t", "\r"))]
+    _assert_inert(_xlsx_cells(client.get("/ratings/orr/?download=xlsx").content), hostile)
+
+
+def test_the_export_command_neutralises_formulas_too(hostile, tmp_path):
+    out = io.StringIO()
+    call_command("export_list", "--format", "csv", stdout=out)
+    assert "'" + HOSTILE_NAME.replace('"', '""') in out.getvalue()
+    target = tmp_path / "orr.xlsx"
+    call_command("export_list", "--format", "xlsx", "--output", str(target), stderr=io.StringIO())
+    _assert_inert(_xlsx_cells(target.read_bytes()), hostile)
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_every_formula_start_is_neutralised_and_numbers_are_not(start):
+    from ratings import exports
+
+    row = dict.fromkeys(exports.COLUMNS, None) | {"name": f"{start}1+1", "rating": -5, "games": 0}
+    cells = _xlsx_cells(exports.to_xlsx([row]))
+    name = next(cell for cell in cells if cell.column_letter == "C" and cell.row == 2)
+    assert name.value.replace("\n", "\r") == f"'{start}1+1"  # XML reads a CR as a line feed
+    assert name.data_type == "s"
+    rating = next(cell for cell in cells if cell.column_letter == "I" and cell.row == 2)
+    assert (rating.value, rating.data_type) == (-5, "n")
+    rows = list(csv.reader(io.StringIO(exports.to_csv([row]).decode("utf-8-sig"), newline="")))
+    assert rows[1][2] == f"'{start}1+1"

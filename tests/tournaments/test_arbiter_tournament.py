@@ -95,3 +95,16 @@ class ArbiterTournamentTestCase(BaseTestCase):
         assert AuditEntry.objects.get(action="co_arbiter_removed").actor == self.staff
         self.login(self.other_arbiter)
         assert self.client.get(self.url).status_code == 404
+
+    def test_a_bad_remove_value_is_a_clear_error_and_changes_nothing(self):
+        self.tournament.co_arbiters.add(self.other_arbiter)
+        self.login(self.arbiter)
+        for value in ("abc", "", "-1", "0", "1.5", "9" * 30, str(self.player_user.pk)):
+            response = self.client.post(self.url, {"remove": value})
+            assert response.status_code == 400, value
+            self.assertContains(response, 'id="remove-error"', status_code=400)
+            self.assertNotContains(response, "This field is required", status_code=400)
+            assert list(self.tournament.co_arbiters.all()) == [self.other_arbiter]
+        assert not AuditEntry.objects.filter(action="co_arbiter_removed").exists()
+        response = self.client.post(self.url, {"remove": "abc"}, HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(response, "Выберите в списке судью-помощника", status_code=400)
