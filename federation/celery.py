@@ -31,4 +31,9 @@ app.conf.beat_schedule = {
         "task": "ratings.tasks.sweep_rating_requests",
         "schedule": crontab(minute="*"),
     },
+    # Large uploads whose reading worker went silent are read again.
+    "sweep-stalled-uploads": {
+        "task": "tournaments.tasks.sweep_stalled_uploads",
+        "schedule": crontab(minute="*/5"),
+    },
 }

@@ -12,12 +12,14 @@ their file and line.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import logging
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from tournaments import services
@@ -26,6 +28,9 @@ from tournaments.importers.base import ERROR, Place, Problem
 from tournaments.models import Upload
 
 logger = logging.getLogger(__name__)
+
+# A worker reports at least every 250 games; a file of the largest size is read in well under this.
+STALLED_AFTER = datetime.timedelta(minutes=10)
 
 
 def reads_on_worker(size: int) -> bool:
@@ -92,11 +97,12 @@ def upload_parse(*, upload_id: int) -> Upload | None:
 
     last = {"line": 0, "lines": 0}
     # The page says the worker has started (spreadsheets and TRF files report nothing until they are read).
-    waiting.update(progress={"games": 0, **last, "started": True})
+    # "at": when the worker last said something; a reading silent for long lost its worker (sweep_stalled).
+    waiting.update(progress={"games": 0, **last, "started": True, "at": timezone.now().isoformat()})
 
     def report(*, games: int, line: int | None, lines: int) -> None:
         last.update(line=line or last["line"], lines=lines)
-        waiting.update(progress={"games": games, **last})
+        waiting.update(progress={"games": games, **last, "at": timezone.now().isoformat()})
 
     try:
         with upload.file.open("rb") as file:
@@ -128,3 +134,23 @@ def upload_parse(*, upload_id: int) -> Upload | None:
         )
     # None if the arbiter cancelled the upload while it was read.
     return Upload.objects.filter(pk=upload_id).first()
+
+
+def sweep_stalled(*, silent_for: datetime.timedelta = STALLED_AFTER) -> list[int]:
+    """Send again the readings whose worker went silent (killed, or its message lost): an upload
+    "being read" with no word from a worker for `silent_for` would otherwise wait for ever. A
+    reading that is in fact still going is harmless to repeat: whichever finishes first stores the
+    preview, the other finds the upload no longer waiting."""
+    cutoff = timezone.now() - silent_for
+    stalled = []
+    for pk, uploaded_at, progress in Upload.objects.filter(status=Upload.Status.PARSING).values_list(
+        "pk", "uploaded_at", "progress"
+    ):
+        said = (progress or {}).get("at")
+        last = datetime.datetime.fromisoformat(said) if said else uploaded_at
+        if last < cutoff:
+            stalled.append(pk)
+    for pk in stalled:
+        logger.warning("upload %s has been silent since before %s: its reading is sent again", pk, cutoff)
+        _publish_parse(pk)
+    return stalled

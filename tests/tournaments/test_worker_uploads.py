@@ -96,6 +96,31 @@ class WorkerUploadsTestCase(BaseTestCase):
         self.assertContains(page, "Confirm and queue for rating")
 
     @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
+    def test_it_reads_again_an_upload_whose_worker_went_silent(self):
+        import datetime
+
+        from django.utils import timezone
+
+        self.login(self.arbiter)
+        with mock.patch("tournaments.worker_uploads._queue_parse"):  # the message is lost (worker killed)
+            self.post_file("cup.trf", small_trf())
+            self.post_file("other.trf", small_trf() + b"\n")
+        lost, fresh = Upload.objects.order_by("pk")
+        assert lost.status == fresh.status == Upload.Status.PARSING
+        Upload.objects.filter(pk=lost.pk).update(uploaded_at=timezone.now() - datetime.timedelta(minutes=11))
+        assert worker_uploads.sweep_stalled() == [lost.pk]
+        lost.refresh_from_db()
+        fresh.refresh_from_db()
+        assert lost.status == Upload.Status.PREVIEW  # read again (eagerly here)
+        assert fresh.status == Upload.Status.PARSING  # too recent to be called lost
+        # A worker that reported a minute ago is alive, however old the upload.
+        Upload.objects.filter(pk=fresh.pk).update(
+            uploaded_at=timezone.now() - datetime.timedelta(hours=1),
+            progress={"games": 250, "at": (timezone.now() - datetime.timedelta(minutes=1)).isoformat()},
+        )
+        assert worker_uploads.sweep_stalled() == []
+
+    @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
     def test_it_reads_in_the_request_when_the_broker_is_down(self):
         from tests.ratings.test_request_views import BrokerDown
 
