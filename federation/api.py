@@ -8,6 +8,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from federation.pagecache import cache_public_page
 from players.models import Player
 from players.selectors import player_by_federation_id
 from ratings import selectors as rating_selectors
@@ -28,11 +29,13 @@ def _number(value):
 
 
 @require_GET
+@cache_public_page
 def index(request):
     return render(request, "api.html")
 
 
 @require_GET
+@cache_public_page
 def rating_list(request, system: str):
     filterset, queryset, rating_list_ = list_queryset(request, system)
     if filterset.is_bound and not filterset.is_valid():
@@ -61,6 +64,7 @@ def rating_list(request, system: str):
 
 
 @require_GET
+@cache_public_page
 def player(request, federation_id: int):
     player = player_by_federation_id(federation_id)
     data = rating_selectors.player_page(player=player)
@@ -121,6 +125,7 @@ def _federation_ids(rows, game_lines) -> dict:
 
 
 @require_GET
+@cache_public_page
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils.translation import gettext as _
 
-from federation import audit
+from federation import audit, pagecache
 from players.models import FideImportApplication, Follow, Player
 from ratings.models import InactivityPenalty, PlayerRating, ProvisionalGame, RatingChange, RatingOverride
 from tournaments.models import Game, Participant, Tournament
@@ -27,6 +27,8 @@ class CorrectionError(Exception):
 def _rerate_from(day: datetime.date | None) -> None:
     from ratings.tasks import rerate_since
 
+    # The correction itself shows at once (a merged record, a birth date); its re-rating bumps again.
+    pagecache.bump_on_commit()
     transaction.on_commit(lambda: rerate_since.delay(day.isoformat() if day else None))
 
 

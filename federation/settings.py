@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "federation.pagecache.BumpOnWriteMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -174,6 +175,16 @@ STORAGES = {
     },
 }
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
+
+# --- Cached public pages (federation/pagecache.py) ----------------------------
+
+# Anonymous visitors' list pages, player pages, tournament reports and API answers are kept until
+# the data changes (every writer bumps the cache's version), or this long at most; 0 turns it off.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 3600, minimum=0)
+# How often the version is also checked against the database (for changes no writer announced).
+PAGE_CACHE_DB_SECONDS = env_int("PAGE_CACHE_DB_SECONDS", 30, minimum=1)
+# Larger answers (a whole list as a spreadsheet) are served fresh each time.
+PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 8 * 1024 * 1024, minimum=0)
 
 # --- Celery -----------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from django.db.models import Case, F, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
+from federation import pagecache
 from federation.bulk import copy_stream, raw_rows
 from players.models import Player
 from ratings.engines import gcr
@@ -158,6 +159,8 @@ def publish_lists(*, month: datetime.date) -> list[RatingList]:
                 batch_size=5000,
             )
             published.append(rating_list)
+        if published:
+            pagecache.bump_on_commit()
     return published
 
 
@@ -251,4 +254,5 @@ def gcr_recompute(*, force: bool = False) -> bool:
         run.players = len(result.players)
         run.accuracy = Decimal(f"{result.accuracy:.2f}") if result.accuracy is not None else None
         run.save()
+        pagecache.bump_on_commit()
     return True

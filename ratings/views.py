@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from federation.pagecache import cache_public_page
 from ratings import exports, selectors
 from ratings.filters import RatingListFilter
 from ratings.models import RatingList, System
@@ -55,6 +56,7 @@ def list_queryset(request, system: str):
     return filterset, queryset, rating_list
 
 
+@cache_public_page
 def rating_list(request, system: str):
     filterset, queryset, rating_list = list_queryset(request, system)
     download = request.GET.get("download")
@@ -90,5 +92,6 @@ def rating_list(request, system: str):
     return render(request, "ratings/list.html", context)
 
 
+@cache_public_page
 def about(request):
     return render(request, "ratings/about.html")
