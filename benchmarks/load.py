@@ -170,7 +170,7 @@ def draw_urls(env: dict, args) -> dict[str, list[str]]:
     # The most visited of all first: the main list's first page.
     urls["list page"].insert(0, "/ratings/orr/")
     urls["API list"].insert(0, "/api/lists/orr/")
-    urls["ranked players"] = ranked  # drawn per request by popularity
+    urls["ranked players"] = ranked[: args.players_top] if args.players_top else ranked  # drawn by popularity
     return urls
 
 
@@ -386,6 +386,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--fill", type=float, default=60, help="seconds of traffic between the two cached windows")
     parser.add_argument("--distinct", type=int, default=2000, help="distinct list queries per class")
+    parser.add_argument("--players-top", type=int, default=0, help="only the N most popular players (diagnosis)")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--conn-max-age", type=int, default=60)
