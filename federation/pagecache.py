@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import re
 import secrets
 from urllib.parse import parse_qsl, urlencode
@@ -35,8 +36,11 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
+
+logger = logging.getLogger(__name__)
 
 COUNTER_KEY = "pagecache:counter"
 DATABASE_KEY = "pagecache:database"
@@ -47,6 +51,7 @@ CSRF_INPUT = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 CSRF_MARK = b"\x00csrf\x00"
 # Headers that belong to one response, never to a stored copy.
 NOT_STORED = {"set-cookie", "vary", "content-length", "date"}
+VARY = ("Cookie", "Accept-Language")
 
 
 def _counter() -> int:
@@ -83,7 +88,8 @@ def bump() -> None:
 def bump_on_commit() -> None:
     """Bump once the current transaction commits (at once outside one): a page rendered from the
     old data in between is stored under the old version, never under the new one."""
-    transaction.on_commit(bump)
+    # robust: a cache that is down must not turn a committed rating run into an error.
+    transaction.on_commit(bump, robust=True)
 
 
 def _cacheable_request(request) -> bool:
@@ -96,7 +102,12 @@ def _cacheable_request(request) -> bool:
 
 def page_key(request, data_version: str) -> str:
     query = urlencode(sorted(parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)))
-    identity = f"{request.get_host()}|{request.path}|{query}|{get_language()}|{data_version}"
+    # The scheme and host are in the API's absolute links; the day in "active in the last 12 months",
+    # the age groups and a download's file name.
+    identity = (
+        f"{request.scheme}://{request.get_host()}|{request.path}|{query}|{get_language()}|"
+        f"{timezone.localdate()}|{data_version}"
+    )
     return f"{PAGE_PREFIX}:{hashlib.sha256(identity.encode()).hexdigest()}"
 
 
@@ -132,22 +143,29 @@ def cache_public_page(view):
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not settings.PAGE_CACHE_SECONDS or not _cacheable_request(request):
-            response = view(request, *args, **kwargs)
-        else:
-            key = page_key(request, version())
-            stored = cache.get(key)
+        key = None
+        if settings.PAGE_CACHE_SECONDS and _cacheable_request(request):
+            try:
+                key = page_key(request, version())
+                stored = cache.get(key)
+            except Exception:  # the cache is down: the page is served fresh, the site stays up
+                logger.warning("page cache unavailable", exc_info=True)
+                key = stored = None
             if stored is not None:
                 response = _served(request, stored)
-            else:
-                response = view(request, *args, **kwargs)
-                if not getattr(request, "session", None) or not request.session.modified:
-                    kept = _stored(response)
-                    if kept is not None:
-                        cache.set(key, kept, timeout=settings.PAGE_CACHE_SECONDS)
-                        response["X-Page-Cache"] = "miss"
+                patch_vary_headers(response, VARY)
+                return response
+        response = view(request, *args, **kwargs)
+        if key is not None and not (getattr(request, "session", None) and request.session.modified):
+            kept = _stored(response)
+            if kept is not None:
+                try:
+                    cache.set(key, kept, timeout=settings.PAGE_CACHE_SECONDS)
+                    response["X-Page-Cache"] = "miss"
+                except Exception:
+                    logger.warning("page cache unavailable", exc_info=True)
         # The same address answers differently with a session or in another language.
-        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        patch_vary_headers(response, VARY)
         return response
 
     return wrapper

@@ -99,6 +99,7 @@ def _mark_failed(tournament_id: int, exc: Exception) -> None:
     logger.error("rating run for tournament %s failed: %s", tournament_id, reason)
     try:
         Tournament.objects.filter(pk=tournament_id).update(status=Tournament.Status.FAILED, status_detail=reason)
+        pagecache.bump_on_commit()  # it leaves the public tournament list
     except DatabaseError:
         logger.exception("could not even mark tournament %s as failed", tournament_id)
 

@@ -3,10 +3,12 @@ nobody ever gets a page made for someone else."""
 
 import datetime
 import re
+from unittest import mock
 
 from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from federation import pagecache
 from ratings import services
@@ -188,3 +190,20 @@ class PageCacheTestCase(BaseTestCase):
         with self.captureOnCommitCallbacks(execute=True):
             visitor.post(reverse("set_language"), {"language": "ru", "next": "/"})
         assert self.client.get(self.list_url)["X-Page-Cache"] == "miss"
+
+    def test_a_new_day_is_a_new_entry(self):
+        """ "Active in the last 12 months", the age groups and a download's date turn with the day."""
+        self.client.get(self.list_url)
+        tomorrow = timezone.localdate() + datetime.timedelta(days=1)
+        with mock.patch("federation.pagecache.timezone.localdate", return_value=tomorrow):
+            assert self.client.get(self.list_url)["X-Page-Cache"] == "miss"
+
+    def test_the_site_stays_up_when_the_cache_is_down(self):
+        with (
+            mock.patch.object(cache, "get_many", side_effect=ConnectionError("redis down")),
+            self.assertLogs("federation.pagecache", "WARNING"),
+        ):
+            response = self.client.get(self.list_url)
+        assert response.status_code == 200
+        assert "X-Page-Cache" not in response
+        self.assertContains(response, self.rating.player.full_name)
