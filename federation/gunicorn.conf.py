@@ -45,3 +45,10 @@ loglevel = env_str("GUNICORN_LOG_LEVEL", "info")
 # The proxy's address, whose X-Forwarded-* headers gunicorn believes (FORWARDED_ALLOW_IPS, read by
 # gunicorn itself, overrides it); the proxy runs on this host by default.
 forwarded_allow_ips = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# Gunicorn's run-time control socket (GUNICORN_CONTROL_SOCKET=/run/federation/gunicorn.ctl to have
+# one). Off by default: its default path is one per user's home, which two servers on one host (a
+# benchmark beside the site) would fight over.
+_control = env_str("GUNICORN_CONTROL_SOCKET", "off")
+control_socket_disable = _control.lower() in ("off", "none", "false", "0")
+if not control_socket_disable:
+    control_socket = _control

@@ -42,6 +42,7 @@ def test_it_runs_threaded_workers_for_two_cores_by_default():
     assert config["bind"] == "['127.0.0.1:8000']"
     assert config["accesslog"] == "-"
     assert config["timeout"] == "60"
+    assert config["control_socket_disable"] == "True"
 
 
 def test_it_takes_workers_threads_address_and_log_from_the_environment():
