@@ -35,7 +35,7 @@ def index(request):
 
 
 @require_GET
-@cache_public_page
+@cache_public_page(per_language=False)  # numbers and names, no translated text
 def rating_list(request, system: str):
     filterset, queryset, rating_list_ = list_queryset(request, system)
     if filterset.is_bound and not filterset.is_valid():
@@ -64,7 +64,7 @@ def rating_list(request, system: str):
 
 
 @require_GET
-@cache_public_page
+@cache_public_page(per_language=False)  # numbers and names, no translated text
 def player(request, federation_id: int):
     player = player_by_federation_id(federation_id)
     data = rating_selectors.player_page(player=player)
@@ -125,7 +125,7 @@ def _federation_ids(rows, game_lines) -> dict:
 
 
 @require_GET
-@cache_public_page
+@cache_public_page(per_language=False)  # numbers and names, no translated text
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)

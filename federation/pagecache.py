@@ -100,12 +100,13 @@ def _cacheable_request(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
 
-def page_key(request, data_version: str) -> str:
+def page_key(request, data_version: str, *, per_language: bool = True) -> str:
     query = urlencode(sorted(parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)))
+    language = get_language() if per_language else "-"
     # The scheme and host are in the API's absolute links; the day in "active in the last 12 months",
     # the age groups and a download's file name.
     identity = (
-        f"{request.scheme}://{request.get_host()}|{request.path}|{query}|{get_language()}|"
+        f"{request.scheme}://{request.get_host()}|{request.path}|{query}|{language}|"
         f"{timezone.localdate()}|{data_version}"
     )
     return f"{PAGE_PREFIX}:{hashlib.sha256(identity.encode()).hexdigest()}"
@@ -138,15 +139,21 @@ def _served(request, stored: dict) -> HttpResponse:
     return response
 
 
-def cache_public_page(view):
-    """Serve anonymous visitors the stored page while the data version stands (see the module)."""
+def cache_public_page(view=None, *, per_language: bool = True):
+    """Serve anonymous visitors the stored page while the data version stands (see the module).
+
+    per_language=False for answers without translated text (the API's JSON): one entry serves
+    every language. A view that adds translated text to its answer must drop it.
+    """
+    if view is None:
+        return functools.partial(cache_public_page, per_language=per_language)
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         key = None
         if settings.PAGE_CACHE_SECONDS and _cacheable_request(request):
             try:
-                key = page_key(request, version())
+                key = page_key(request, version(), per_language=per_language)
                 stored = cache.get(key)
             except Exception:  # the cache is down: the page is served fresh, the site stays up
                 logger.warning("page cache unavailable", exc_info=True)

@@ -140,6 +140,16 @@ class PageCacheTestCase(BaseTestCase):
         assert english["X-Page-Cache"] == "hit"
         self.assertNotContains(english, "Рейтинг-лист")
 
+    def test_the_apis_json_is_one_entry_for_every_language(self):
+        url = reverse("api:list", args=["orr"])
+        assert self.client.get(url, HTTP_ACCEPT_LANGUAGE="ru")["X-Page-Cache"] == "miss"
+        assert self.client.get(url, HTTP_ACCEPT_LANGUAGE="en")["X-Page-Cache"] == "hit"
+        # Its error messages are translated: never cached.
+        bad = url + "?birth_year=abc"
+        russian = self.client.get(bad, HTTP_ACCEPT_LANGUAGE="ru").json()
+        english = self.client.get(bad, HTTP_ACCEPT_LANGUAGE="en").json()
+        assert russian != english
+
     def test_an_error_is_not_cached(self):
         url = reverse("players:detail", args=[987654])
         assert self.client.get(url).status_code == 404
