@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench profile worker beat messages clean
+.PHONY: run serve test lint bench bench-load profile worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,13 @@ run: $(VENV)/.runtime
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# Production: the settings come from the environment (README, "Production"); gunicorn's from
+# federation/gunicorn.conf.py (WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_BIND, ...).
+serve: $(VENV)/.runtime
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v0
+	$(VENV)/bin/gunicorn -c federation/gunicorn.conf.py federation.wsgi
+
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
@@ -40,6 +47,11 @@ bench: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
 	$(PY) -m benchmarks.scale | tee benchmarks/results/scale.md
+
+# 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
+bench-load: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.load | tee benchmarks/results/load.md
 
 # Where the full re-rating of the scale federation spends its time (py-spy, every process).
 profile: $(VENV)/.bench

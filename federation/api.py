@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from federation.pagecache import cache_public_page
 from federation.ratelimit import describe_rate, rate_limited
 from players.models import Player
 from players.selectors import may_see_birth_date, player_by_federation_id
@@ -32,6 +33,7 @@ def _number(value):
 
 
 @require_GET
+@cache_public_page
 def index(request):
     return render(request, "api.html", {"rate": describe_rate()})
 
@@ -47,7 +49,8 @@ def _list_not_found(request, system: str):
 
 
 @require_GET
-@rate_limited
+@rate_limited  # outside the cache: an answer from the cache counts too
+@cache_public_page(per_language=False)  # numbers and names, no translated text
 def rating_list(request, system: str):
     try:
         filterset, queryset, rating_list_ = list_queryset(request, system)
@@ -88,7 +91,8 @@ def rating_list(request, system: str):
 
 
 @require_GET
-@rate_limited
+@rate_limited  # outside the cache: an answer from the cache counts too
+@cache_public_page(per_language=False)  # numbers and names, no translated text
 def player(request, federation_id: int):
     player = player_by_federation_id(federation_id)
     data = rating_selectors.player_page(player=player)
@@ -151,7 +155,8 @@ def _federation_ids(rows, game_lines) -> dict:
 
 
 @require_GET
-@rate_limited
+@rate_limited  # outside the cache: an answer from the cache counts too
+@cache_public_page(per_language=False)  # numbers and names, no translated text
 def tournament(request, pk: int):
     tournament = tournament_selectors.public_tournament(pk)
     report = tournament_selectors.tournament_report(tournament=tournament)

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils.translation import gettext as _
 
-from federation import audit
+from federation import audit, pagecache
 from players.models import FideImportApplication, Follow, Player
 from ratings.models import (
     InactivityPenalty,
@@ -35,6 +35,8 @@ def _rerate_from(day: datetime.date | None, reason: str) -> None:
     """A durable request in this transaction: the correction and its re-rating commit together."""
     from ratings.services import rating_request
 
+    # The correction itself shows at once (a merged record, a birth date); its re-rating bumps again.
+    pagecache.bump_on_commit()
     rating_request(reason=reason, since=day)
 
 

@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "federation.pagecache.BumpOnWriteMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -196,6 +197,16 @@ MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
 # Files larger than this are read by a Celery worker while the preview page shows the progress
 # (a 10,000-game PGN takes 10-16 s to read); 0 sends every upload to a worker.
 UPLOAD_PARSE_ON_WORKER_BYTES = env_int("UPLOAD_PARSE_ON_WORKER_BYTES", 256 * 1024, minimum=0)
+
+# --- Cached public pages (federation/pagecache.py) ----------------------------
+
+# Anonymous visitors' list pages, player pages, tournament reports and API answers are kept until
+# the data changes (every writer bumps the cache's version), or this long at most; 0 turns it off.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 3600, minimum=0)
+# How often the version is also checked against the database (for changes no writer announced).
+PAGE_CACHE_DB_SECONDS = env_int("PAGE_CACHE_DB_SECONDS", 30, minimum=1)
+# Larger answers (a whole list as a spreadsheet) are served fresh each time.
+PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 8 * 1024 * 1024, minimum=0)
 
 # --- Celery -----------------------------------------------------------------
 

@@ -1,10 +1,12 @@
 from django.shortcuts import render
 
+from federation.pagecache import cache_public_page
 from ratings import selectors as rating_selectors
 from ratings.models import System
 from tournaments import selectors as tournament_selectors
 
 
+@cache_public_page
 def home(request):
     context = {
         "systems": System.choices,

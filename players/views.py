@@ -1,10 +1,12 @@
 from django.shortcuts import redirect, render
 
+from federation.pagecache import cache_public_page
 from players.selectors import follow_of, may_apply_for_fide_import, player_by_federation_id, public_birth
 from ratings import selectors as rating_selectors
 from tournaments import selectors as tournament_selectors
 
 
+@cache_public_page
 def player_detail(request, federation_id: int):
     player = player_by_federation_id(federation_id)
     if player.merged_into_id:

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from federation import pagecache
 from federation.bulk import copy_rows, copy_stream, json_text, raw_rows
 from players.models import FideImportApplication, Player
 from ratings.engines import mchess, orr
@@ -658,6 +659,7 @@ def replay_from(key: tuple) -> Summary:
         status=Tournament.Status.RATED, status_detail="", rated_at=now
     )
     clock.lap("write the ratings")
+    pagecache.bump_on_commit()  # the public pages show the new ratings from the commit on
     logger.info(
         "replayed %s events, %s games, %s changes: %s",
         len(events),

@@ -387,16 +387,32 @@ def home_top_lists(*, size: int = 10, reference=None) -> list[dict]:
 
 
 def ratings_version() -> str:
-    """Changes whenever a rating run, a penalty month or a decided rating changes the lists."""
-    from django.db.models import Max
+    """The database's stamp of what the public pages show, in one query: the latest rating run and
+    tournament edit, penalty month, decided rating, published list, GCR run and player edit.
 
-    from ratings.models import PenaltyMonth, RatingOverride
+    `federation.pagecache.version()` reads it at most every PAGE_CACHE_DB_SECONDS; writers also bump
+    the cache's own counter, so a change shows at once.
+    """
+    from django.db import connection
+
+    from players.models import Player
+    from ratings.models import GcrRun, PenaltyMonth, RatingOverride
     from tournaments.models import Tournament
 
-    rated = Tournament.objects.aggregate(last=Max("rated_at"))["last"]
-    penalty = PenaltyMonth.objects.aggregate(last=Max("month"))["last"]
-    override = RatingOverride.objects.aggregate(last=Max("id"))["last"]
-    return f"{rated}|{penalty}|{override}"
+    latest = [
+        (Tournament, "rated_at"),
+        (Tournament, "updated_at"),
+        (PenaltyMonth, "id"),
+        (RatingOverride, "id"),
+        (RatingList, "id"),
+        (GcrRun, "computed_at"),
+        (Player, "updated_at"),
+    ]
+    # Table and column names from the models, never from input.
+    query = "SELECT " + ", ".join(f"(SELECT max({c}) FROM {m._meta.db_table})" for m, c in latest)  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(query)
+        return "|".join(str(value) for value in cursor.fetchone())
 
 
 def home_top_lists_cached(*, size: int = 10) -> list[dict]:
@@ -407,7 +423,9 @@ def home_top_lists_cached(*, size: int = 10) -> list[dict]:
     from django.core.cache import cache
     from django.utils.translation import get_language
 
-    version = f"{ratings_version()}|{datetime.date.today()}"  # noqa: DTZ011 - age groups turn with the year
+    from federation import pagecache
+
+    version = f"{pagecache.version()}|{datetime.date.today()}"  # noqa: DTZ011 - age groups turn with the year
     key = f"home-top-lists:{get_language()}:{size}:{hashlib.sha256(version.encode()).hexdigest()[:20]}"
     return cache.get_or_set(key, lambda: home_top_lists(size=size), timeout=600)
 

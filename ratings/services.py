@@ -20,6 +20,7 @@ from django.db.models import Case, F, Q, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
+from federation import pagecache
 from federation.bulk import copy_stream, raw_rows
 from players.models import Player
 from ratings.engines import gcr
@@ -109,6 +110,7 @@ def _mark_failed(tournament_id: int, exc: Exception) -> None:
     logger.error("rating run for tournament %s failed: %s", tournament_id, reason)
     try:
         Tournament.objects.filter(pk=tournament_id).update(status=Tournament.Status.FAILED, status_detail=reason)
+        pagecache.bump_on_commit()  # it leaves the public tournament list
     except DatabaseError:
         logger.exception("could not even mark tournament %s as failed", tournament_id)
 
@@ -169,6 +171,8 @@ def publish_lists(*, month: datetime.date) -> list[RatingList]:
                 batch_size=5000,
             )
             published.append(rating_list)
+        if published:
+            pagecache.bump_on_commit()
     return published
 
 
@@ -264,6 +268,7 @@ def gcr_recompute(*, force: bool = False) -> bool:
         run.players = len(result.players)
         run.accuracy = Decimal(f"{result.accuracy:.2f}") if result.accuracy is not None else None
         run.save()
+        pagecache.bump_on_commit()
     return True
 
 

@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from federation.pagecache import cache_public_page
 from ratings import exports, selectors
 from ratings.filters import RatingListFilter, clean_month
 from ratings.models import RatingList, System
@@ -47,6 +48,7 @@ def list_queryset(request, system: str):
     return filterset, queryset, rating_list
 
 
+@cache_public_page
 def rating_list(request, system: str):
     filterset, queryset, rating_list = list_queryset(request, system)
     valid = filterset.is_valid()
@@ -87,5 +89,6 @@ def rating_list(request, system: str):
     return render(request, "ratings/list.html", context, status=200 if valid else 400)
 
 
+@cache_public_page
 def about(request):
     return render(request, "ratings/about.html")

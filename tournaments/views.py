@@ -1,10 +1,12 @@
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
+from federation.pagecache import cache_public_page
 from tournaments import selectors
 from tournaments.filters import TournamentFilter
 
 
+@cache_public_page
 def tournament_list(request):
     filterset = TournamentFilter(request.GET, queryset=selectors.public_tournaments())
     page = Paginator(filterset.qs, 50).get_page(request.GET.get("page"))
@@ -15,12 +17,14 @@ def tournament_list(request):
     return render(request, "tournaments/list.html", context, status=200 if filterset.is_valid() else 400)
 
 
+@cache_public_page
 def tournament_detail(request, pk: int):
     tournament = selectors.public_tournament(pk)
     context = {"tournament": tournament, **selectors.tournament_report(tournament=tournament)}
     return render(request, "tournaments/detail.html", context)
 
 
+@cache_public_page
 def player_calculation(request, pk: int, player_id: int):
     tournament = selectors.public_tournament(pk)
     context = {"tournament": tournament, **selectors.player_calculation(tournament=tournament, player_id=player_id)}

@@ -1,0 +1,20 @@
+"""The site's settings for the load benchmark: the real ones, with the shared Redis cache.
+
+In production the cache is Redis (CACHE_URL), shared by every gunicorn worker and Celery process.
+Where the settings do not configure one (a process-local memory cache), the benchmark gives them
+BENCH_CACHE_URL, so its numbers are those of the production set-up.
+"""
+
+import os
+
+from federation.settings import *  # noqa: F403
+
+# Django's default, when the settings name none, is the process-local memory cache.
+_backend = globals().get("CACHES", {}).get("default", {}).get("BACKEND", "locmem")
+if "locmem" in _backend.lower() or "dummy" in _backend.lower():
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13"),
+        }
+    }
