@@ -133,7 +133,7 @@ def draw_urls(env: dict, args) -> dict[str, list[str]]:
         )
     systems = [system for system in ("orr", "mchess", "playchess", "gcr") if counts.get(system)]
 
-    def list_query(per_page: int) -> dict:
+    def list_query(per_page: int, size: int) -> dict:
         query: dict = {}
         roll = rng.random()
         if roll < 0.35:
@@ -155,8 +155,12 @@ def draw_urls(env: dict, args) -> dict[str, list[str]]:
             query["birth_year"] = rng.randint(1960, 2018)
         if rng.random() < 0.1 and months:
             query["month"] = rng.choice(months)
-        # Mostly the first pages; now and then one deep in the list.
-        pages = max(1, 15000 // per_page)
+        # Mostly the first pages; now and then one deep in the whole list (`size` players). A filtered
+        # list stays on its first page: the API answers 400 to a page past a list's end, as it should,
+        # and a visitor only reaches the pages a list has.
+        if query and set(query) != {"month"}:
+            return query
+        pages = max(1, size // per_page)
         page = 1 if rng.random() < 0.5 else min(pages, int(rng.paretovariate(1.0)))
         if rng.random() < 0.05:
             page = rng.randint(1, pages)
@@ -170,12 +174,14 @@ def draw_urls(env: dict, args) -> dict[str, list[str]]:
 
     urls: dict[str, list[str]] = {name: [] for name in CLASSES}
     for _ in range(args.distinct):
-        query = list_query(50)
+        name = system()
+        query = list_query(50, counts[name])
         if rng.random() < 0.1 and "month" not in query:
             query["sort"] = rng.choice(["name", "birth_year", "club"])
-        urls["list page"].append(f"/ratings/{system()}/" + (f"?{urlencode(query)}" if query else ""))
-        query = list_query(100)
-        urls["API list"].append(f"/api/lists/{system()}/" + (f"?{urlencode(query)}" if query else ""))
+        urls["list page"].append(f"/ratings/{name}/" + (f"?{urlencode(query)}" if query else ""))
+        name = system()
+        query = list_query(100, counts[name])
+        urls["API list"].append(f"/api/lists/{name}/" + (f"?{urlencode(query)}" if query else ""))
     # The most visited of all first: the main list's first page.
     urls["list page"].insert(0, "/ratings/orr/")
     urls["API list"].insert(0, "/api/lists/orr/")
