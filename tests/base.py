@@ -26,6 +26,25 @@ class BaseTestCase(TestCase):
         self.client.force_login(user)
 
 
+class ArbiterTestCase(BaseTestCase):
+    """The personas, with `arbiter` and `other_arbiter` in the Arbiters group, and an upload helper."""
+
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        from django.contrib.auth.models import Group
+
+        arbiters = Group.objects.get(name="Arbiters")
+        cls.arbiter.groups.add(arbiters)
+        cls.other_arbiter.groups.add(arbiters)
+
+    def post_file(self, name, data):
+        from django.core.files.uploadedfile import SimpleUploadedFile
+        from django.urls import reverse
+
+        return self.client.post(reverse("arbiter:upload"), {"file": SimpleUploadedFile(name, data)})
+
+
 def assert_refused(factory, **kwargs):
     """The database itself refuses the row (a constraint, not only a form's validation)."""
     with pytest.raises(IntegrityError), transaction.atomic():

@@ -25,6 +25,16 @@ def trf(lines: list[str], newline: str = "\n", header: list[str] | None = None) 
     return newline.join([*header, *lines, ""]).encode()
 
 
+def small_trf() -> bytes:
+    """Two players, one round: the smallest complete tournament."""
+    return trf(
+        [
+            trf_player(1, "Ivanov,Petr", 1800, rounds=[(2, "w", "1")]),
+            trf_player(2, "Petrov,Ivan", birth="2014/05/17", rounds=[(1, "b", "0")]),
+        ]
+    )
+
+
 def xlsx(rows: list[list], sheet: str = "Sheet1") -> bytes:
     workbook = openpyxl.Workbook()
     worksheet = workbook.active

@@ -12,7 +12,7 @@ from federation.models import AuditEntry
 from players.models import Player
 from ratings import services as rating_services
 from ratings.models import PlayerRating, RatingChange
-from tests.base import BaseTestCase
+from tests.base import ArbiterTestCase
 from tests.tournaments.files import trf, trf_player
 from tournaments import services
 from tournaments.duplicates import duplicates_of_preview
@@ -220,14 +220,7 @@ def test_it_refuses_to_replace_a_tournament_the_file_does_not_repeat(arbiters):
     assert Tournament.objects.get(pk=unrelated.pk).status == Tournament.Status.QUEUED
 
 
-class DuplicateViewsTestCase(BaseTestCase):
-    @classmethod
-    def setUpTestData(cls):
-        super().setUpTestData()
-        arbiters = Group.objects.get(name="Arbiters")
-        cls.arbiter.groups.add(arbiters)
-        cls.other_arbiter.groups.add(arbiters)
-
+class DuplicateViewsTestCase(ArbiterTestCase):
     def confirm_data(self, **extra):
         return {
             "action": "confirm",

@@ -6,12 +6,11 @@ import datetime
 import re
 from pathlib import Path
 
-from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from tests.base import BaseTestCase
+from tests.base import ArbiterTestCase
 from tests.players.factories import PlayerFactory
 from tests.tournaments.files import example, trf, trf_player, xlsx
 from tournaments import services
@@ -117,14 +116,7 @@ def test_it_translates_every_problem_real_bad_files_give():
     assert seen > 10
 
 
-class UploadMessagesTestCase(BaseTestCase):
-    @classmethod
-    def setUpTestData(cls):
-        super().setUpTestData()
-        arbiters = Group.objects.get(name="Arbiters")
-        cls.arbiter.groups.add(arbiters)
-        cls.other_arbiter.groups.add(arbiters)
-
+class UploadMessagesTestCase(ArbiterTestCase):
     def post_file(self, name, data, **headers):
         return self.client.post(reverse("arbiter:upload"), {"file": SimpleUploadedFile(name, data)}, **headers)
 

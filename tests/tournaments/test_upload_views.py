@@ -1,37 +1,16 @@
 """The arbiter's upload flow through the views, for every persona."""
 
-from django.contrib.auth.models import Group
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from players.models import Player
-from tests.base import BaseTestCase
+from tests.base import ArbiterTestCase
 from tests.players.factories import PlayerFactory
-from tests.tournaments.files import example, trf, trf_player
+from tests.tournaments.files import example, small_trf
 from tournaments import services
 from tournaments.models import Tournament, Upload
 
 
-def small_trf():
-    return trf(
-        [
-            trf_player(1, "Ivanov,Petr", 1800, rounds=[(2, "w", "1")]),
-            trf_player(2, "Petrov,Ivan", birth="2014/05/17", rounds=[(1, "b", "0")]),
-        ]
-    )
-
-
-class UploadViewsTestCase(BaseTestCase):
-    @classmethod
-    def setUpTestData(cls):
-        super().setUpTestData()
-        arbiters = Group.objects.get(name="Arbiters")
-        cls.arbiter.groups.add(arbiters)
-        cls.other_arbiter.groups.add(arbiters)
-
-    def post_file(self, name, data):
-        return self.client.post(reverse("arbiter:upload"), {"file": SimpleUploadedFile(name, data)})
-
+class UploadViewsTestCase(ArbiterTestCase):
     def confirm_data(self, **extra):
         return {
             "action": "confirm",
