@@ -55,6 +55,13 @@ class Outcome:
         return self.result != UNFINISHED
 
 
+def color_named(name: str) -> chess.Color:
+    """python-chess's colour for the clock's and the transcript's "white" / "black"."""
+    if name not in ("white", "black"):
+        raise ValueError(f"a colour is 'white' or 'black', not {name!r}")
+    return chess.WHITE if name == "white" else chess.BLACK
+
+
 def win_for(color: chess.Color) -> str:
     return WHITE_WINS if color == chess.WHITE else BLACK_WINS
 
