@@ -189,6 +189,12 @@ def protest_deadline(filed: datetime.datetime, norm: int) -> datetime.datetime:
     return after(filed, norm + PROTEST_WINDOW)
 
 
+def appeal_deadline(decision_dispatched: datetime.datetime, norm: int) -> datetime.datetime:
+    """Rule 10c: an appeal against a TD decision is accepted until the decision's receipt
+    (dispatch + N) + 86 400 s; the same-second rule applies as to a protest."""
+    return after(decision_dispatched, norm + PROTEST_WINDOW)
+
+
 def passed(deadline: datetime.datetime | None, now: datetime.datetime) -> bool:
     """Whether a deadline is over at `now`: only from the second after it (same-second rule)."""
     return deadline is not None and whole_second(now) > whole_second(deadline)
@@ -322,9 +328,17 @@ class ClockState:
         """Time left to the next control for the player on move, as of receipt_k."""
         return self.allowance - self.total(self.on_move)
 
-    def remaining_at(self, now: datetime.datetime) -> int:
-        """What a live clock shows for the player on move at `now` (may go negative)."""
-        return self.remaining - max(0, seconds(now, self.receipt))
+    def shown(self, color: str, now: datetime.datetime) -> tuple[int, int]:
+        """What a live clock shows for a player at `now`: (time used so far, time left to the next
+        control). For the player on move the current move's time runs from receipt_k (never
+        before it); the left time may go negative once the flag has fallen."""
+        total = self.total(color)
+        if self.running and color == self.on_move:
+            total += max(0, seconds(now, self.receipt))
+            move = self.move_number
+        else:
+            move = move_of_ply(self.ply if color == self.on_move else self.ply + 1)
+        return total, self.control.allowance(move) - total
 
     @property
     def can_claim(self) -> bool:
@@ -455,6 +469,17 @@ def protest(state: ClockState, against: str, arrival: datetime.datetime) -> tupl
         if claim.against == against and not passed(claim.protest_deadline, arrival):
             return replace(state, windows=tuple(c for c in state.windows if c is not claim)), claim
     return state, None
+
+
+def dismiss(state: ClockState, claim: Claim, *, no_further: bool = False) -> ClockState:
+    """The TD dismisses a claim (rule 7d, 7f): play goes on. Decision: a dismissed claim does not
+    count against "one claim per player per control period", so its period opens again, unless
+    the TD rules that no further claim against that player is accepted in it (no_further=True).
+    A TD who dismisses without crediting time should so rule: the player's T is still over A,
+    and the next sweep would file again."""
+    windows = tuple(c for c in state.windows if c != claim)
+    closed = state.closed if no_further else state.closed - {claim.period_key}
+    return replace(state, windows=windows, closed=closed)
 
 
 def close_period(state: ClockState, color: str, period: int | None = None) -> ClockState:

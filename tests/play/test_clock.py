@@ -373,3 +373,56 @@ def test_it_has_sample_transcripts_with_claims_of_both_kinds_and_every_status():
     claims = [claim for name in examples.names() for claim in examples.expected(name)["claims"]]
     assert {claim["status"] for claim in claims} == {"open", "protested", "conceded"}
     assert len(examples.names()) == 12
+
+
+def test_it_shows_each_clock_live_with_the_time_left_to_the_next_control():
+    state = _white_on_move_30()  # White on move 30 since 12:00:00 with T = 10700; Black T = 0
+    assert state.shown(WHITE, at("11:59:00")) == (10700, 100)  # nothing runs before the receipt
+    assert state.shown(WHITE, at("12:01:00")) == (10760, 40)
+    assert state.shown(WHITE, at("12:02:00")) == (10820, -20)
+    assert state.shown(BLACK, at("12:02:00")) == (0, 10800)  # Black's move 30 comes next
+    state, _, _ = clock.apply_move(state, at("12:01:40"))
+    assert state.shown(WHITE, at("13:00:00")) == (10800, 1200)  # White's next is move 31: A = 12000
+
+
+def test_it_ends_the_appeal_window_at_the_decision_receipt_plus_a_day():
+    assert clock.appeal_deadline(at("12:00:00"), 60) == at("12:01:00", "2026-05-02")
+
+
+def test_it_opens_the_period_again_when_the_td_dismisses_a_claim_unless_he_rules_no_further_claim():
+    state, claim = _filed_claim()  # White's failure to reply, move 30, filed 12:02:41
+    state, _ = clock.protest(state, WHITE, at("12:10:00"))
+    assert state.filing_at is None
+    credited = clock.adjust(clock.dismiss(state, claim), WHITE, -600)  # the TD credits a delay
+    assert credited.filing_at == at("12:12:41") and credited.next_due == at("12:12:41")
+    closed = clock.dismiss(state, claim, no_further=True)
+    assert closed.filing_at is None and closed.next_due is None
+
+
+@given(
+    controls,
+    st.integers(1, 120),
+    st.integers(0, 20_000),
+    st.integers(0, 20_000),
+    st.booleans(),
+    st.booleans(),
+)
+def test_it_makes_next_due_the_first_second_after_which_a_sweep_has_work(control, ply, white, black, reminded, running):
+    state = clock.ClockState(
+        control=control,
+        ply=ply,
+        receipt=at("12:00:00"),
+        white_total=white,
+        black_total=black,
+        reminded=reminded,
+        running=running,
+    )
+    if not running:
+        state, _ = clock.advance(clock.ClockState(control=control, ply=ply, receipt=at("12:00:00")), at("23:00:00"))
+        state = clock.finish(state)
+    due = state.next_due
+    if due is None:
+        assert clock.advance(state, at("12:00:00", "2026-06-01"))[1] == []
+        return
+    assert clock.advance(state, due)[1] == []
+    assert clock.advance(state, due + datetime.timedelta(seconds=1))[1] != []
