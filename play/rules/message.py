@@ -122,14 +122,20 @@ _NUMBER = re.compile(r"(?<![\w.])(\d{1,3})\s*(\.{2,}|…|\.)")
 _TOKEN = re.compile(r"(?<![\w.])\d{1,3}\s*(?:\.{2,}|…|\.)|\S+")
 _TAG = re.compile(r"#([\w-]+)")
 _DRAW_OFFER = frozenset({"draw?", "ничья?"})
+_SPACED_DRAW_OFFER = re.compile(r"\b(draw|ничья)\s+\?", re.IGNORECASE)  # "draw ?" is "draw?"
 _INDICATION_ONLY = re.compile(r"[+#!?†‡]+")
 _LINE_SEPARATOR = re.compile(r"[;\n]")
 
 
+def _split_word(text: str) -> tuple[str, str]:
+    parts = text.strip().split(None, 1)
+    return (parts[0], parts[1].strip()) if len(parts) == 2 else ((parts[0], "") if parts else ("", ""))
+
+
 def _split_tag(text: str) -> tuple[str | None, str]:
-    head, _, rest = text.strip().partition(" ")
+    head, rest = _split_word(text)
     if match := _TAG.fullmatch(head):
-        return match.group(1), rest.strip()
+        return match.group(1), rest
     return None, text.strip()
 
 
@@ -138,6 +144,7 @@ def _read_moves(text: str) -> tuple[tuple[WrittenMove, ...], bool, str | None]:
     written: list[tuple[str, int | None]] = []  # (move text, ply of an explicit number)
     draw_offer = False
     pending: int | None = None
+    text = _SPACED_DRAW_OFFER.sub(lambda match: match.group(1) + "?", text)
     for token in _TOKEN.findall(text):
         lower = token.lower()
         if number := _NUMBER.fullmatch(token):
@@ -180,10 +187,10 @@ def _read_moves(text: str) -> tuple[tuple[WrittenMove, ...], bool, str | None]:
 def parse_message(text: str) -> Message:
     """Read a player's message by the spec's grammar (commands and `draw?` in any case)."""
     game, body = _split_tag(text)
-    word, _, rest = body.partition(" ")
-    rest = rest.strip()
+    word, rest = _split_word(body)
     try:
-        command = Command(word.lower()) if word else None
+        # A full stop or exclamation after a command word is punctuation, not part of it.
+        command = Command(word.lower().rstrip(".!")) if word else None
     except ValueError:
         command = None
     if command is Command.DRAW and rest.lower().split()[:1] == ["claim"]:

@@ -130,7 +130,8 @@ INDICATION_WORDS = frozenset({"check", "шах", "mate", "мат", "checkmate", 
 
 
 def _normalise(text: str) -> str:
-    text = _EN_PASSANT.sub("", text.strip())
+    # A full stop or comma closing a move ("1. e4, draw?") is punctuation of the sentence.
+    text = _EN_PASSANT.sub("", text.strip().rstrip(".,;"))
     text = text.translate(_INDICATION_CHARS)
     for written, latin in _LETTERS:
         text = text.replace(written, latin)

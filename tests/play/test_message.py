@@ -223,3 +223,13 @@ def test_it_plays_the_registered_reply_and_keeps_the_rest_of_the_line():
     reply, remaining = follow_conditional(lines, c5)
     assert reply.uci() == "b1c3" and remaining == ()  # the line is used up
     assert follow_conditional(lines, d5) == (None, ())  # no line matches: all are cancelled
+
+
+def test_it_reads_sentence_punctuation_and_a_spaced_draw_offer():
+    message = parse_message("1. e4, draw ?")
+    assert [m.text for m in message.moves] == ["e4,"] and message.draw_offer
+    assert check_reply(message, [], WHITE).san == "e4"
+    assert parse_message("Resign.").command is Command.RESIGN
+    tagged = parse_message("#G17\tSTATUS")
+    assert (tagged.game, tagged.command) == ("G17", Command.STATUS)
+    assert parse_message("#G17").illegible
