@@ -250,3 +250,17 @@ def write_moves(moves: list[chess.Move], first_ply: int = 0, board: chess.Board 
             parts.append(san)
         board.push(move)
     return " ".join(parts)
+
+
+def write_position(moves: list[chess.Move], board: chess.Board | None = None) -> str:
+    """The position as a referral states it (rule 4c): the moves so far and whose turn it is.
+
+    `1. e4 c5 2. Nf3 — Black to play 2...`; before any move, `White to play 1.`.
+    `board` is the starting position (default: the standard one).
+    """
+    start = board.copy() if board is not None else chess.Board()
+    ply = ply_of(start.fullmove_number, start.turn) + len(moves)
+    side = "White" if ply % 2 == 0 else "Black"
+    record = write_moves(moves, first_ply=ply - len(moves), board=start)
+    turn = f"{side} to play {number_label(ply)}"
+    return f"{record} — {turn}" if record else turn

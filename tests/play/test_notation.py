@@ -3,7 +3,7 @@
 import chess
 import pytest
 
-from play.rules.notation import Reason, number_label, ply_of, read_move, write_move, write_moves
+from play.rules.notation import Reason, number_label, ply_of, read_move, write_move, write_moves, write_position
 
 
 def board_after(*sans):
@@ -148,3 +148,9 @@ def test_it_writes_moves_back_in_english_san_with_their_number():
     game = board_after("e4", "e5", "Nf3", "Nc6", "Bb5")
     assert write_moves(game.move_stack) == "1. e4 e5 2. Nf3 Nc6 3. Bb5"
     assert write_moves(game.move_stack[3:], first_ply=3, board=board_after("e4", "e5", "Nf3")) == "2... Nc6 3. Bb5"
+
+
+def test_it_writes_the_position_of_a_referral_as_the_moves_so_far_and_whose_turn():
+    assert write_position([]) == "White to play 1."
+    assert write_position(board_after("e4", "c5", "Nf3").move_stack) == "1. e4 c5 2. Nf3 — Black to play 2..."
+    assert write_position(board_after("e4", "c5").move_stack) == "1. e4 c5 — White to play 2."
