@@ -228,14 +228,11 @@ def _root(game: Sequence[chess.Move] | chess.Board) -> chess.Board:
     return game.root() if isinstance(game, chess.Board) else chess.Board()
 
 
-def _ordinal(ply: int) -> str:
-    return f"{'White' if ply % 2 == 0 else 'Black'}'s move {number_label(ply)}"
-
-
 def check_reply(message: Message, game: Sequence[chess.Move] | chess.Board, sender: chess.Color) -> Accepted | Referral:
     """Judge a move message from `sender` against the game (rule 4), faults in the spec's order.
 
-    `game` is the moves so far from the start position (or a board carrying them). The first
+    `game` is the moves so far from the standard start position (or a board carrying them);
+    `sender` is the colour the sender plays in this game. The first
     fault of turn, illegible, number, repetition, illegal, ambiguous is the reason given.
     """
     if message.command is not None:
