@@ -5,8 +5,8 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from play.rules.message import Accepted, check_reply, parse_message
-from play.rules.notation import number_label, read_move
+from play.rules.message import Accepted, Command, Referral, check_conditional, check_reply, parse_message
+from play.rules.notation import Reason, number_label, read_move
 
 NOTATIONS = ["san", "russian", "long", "long-hyphen", "iccf"]
 RUSSIAN = {"K": "Кр", "Q": "Ф", "R": "Л", "B": "С", "N": "К"}
@@ -93,3 +93,41 @@ def test_it_accepts_a_repetition_and_reply_built_from_a_random_game(data):
     result = check_reply(parse_message(message), history, boards[len(history)].turn)
     assert isinstance(result, Accepted), (message, result)
     assert (result.move, result.ply, result.draw_offer) == (reply, len(history), offer)
+
+
+MESSAGE_ALPHABET = st.sampled_from([*"abcdefghKQRBNO0-x:=+#!?. 12345678", "Кр", "К", "Ф", "Л", "С", "..."])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_it_judges_any_text_without_crashing(data):
+    moves = data.draw(games(max_plies=20))
+    alphabet = st.one_of(MESSAGE_ALPHABET, st.characters())
+    text = "".join(data.draw(st.lists(alphabet, max_size=30)))
+    message = parse_message(text)
+    if message.command is None:
+        result = check_reply(message, moves, data.draw(st.sampled_from([chess.WHITE, chess.BLACK])))
+        assert isinstance(result, Accepted | Referral)
+    elif message.command is Command.IF:
+        check_conditional(message, moves, data.draw(st.sampled_from([chess.WHITE, chess.BLACK])))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_it_refers_a_repetition_that_names_another_move_than_the_opponents_latest(data):
+    moves = data.draw(games(max_plies=40))
+    if len(moves) < 2:
+        return
+    *history, reply = moves
+    before = chess.Board()
+    for move in history[:-1]:
+        before.push(move)
+    others = sorted((move for move in before.legal_moves if move != history[-1]), key=lambda move: move.uci())
+    if not others:
+        return
+    wrong = data.draw(st.sampled_from(others))
+    after = before.copy(stack=False)
+    after.push(history[-1])
+    text = f"{number_label(len(history) - 1)} {written(data.draw, before, wrong)} {written(data.draw, after, reply)}"
+    result = check_reply(parse_message(text), history, after.turn)
+    assert isinstance(result, Referral) and result.reason is Reason.REPETITION, text
