@@ -153,7 +153,7 @@ def _read_moves(text: str) -> tuple[tuple[WrittenMove, ...], bool, str | None]:
             pending = 2 * (int(number.group(1)) - 1) + (0 if number.group(2) == "." else 1)
         elif lower in _DRAW_OFFER:
             draw_offer = True
-        elif lower in INDICATION_WORDS or _INDICATION_ONLY.fullmatch(token):
+        elif lower.strip("()").rstrip("!?.,+#") in INDICATION_WORDS or _INDICATION_ONLY.fullmatch(token):
             continue
         elif is_move_text(token):
             written.append((token, pending))

@@ -88,6 +88,7 @@ def test_it_ignores_indication_words():
     assert [m.text for m in message.moves] == ["Bc3-e5", "Qxd3", "f4", "Qxd1"]
     assert [m.text for m in parse_message("1... e5 2. Qh5 шах").moves] == ["e5", "Qh5"]
     assert [m.text for m in parse_message("1. e4 !").moves] == ["e4"]
+    assert [m.text for m in parse_message("3... d5 4. exd6 (e.p.) check!").moves] == ["d5", "exd6"]
 
 
 def test_it_accepts_whites_first_move_with_nothing_to_repeat():
