@@ -269,8 +269,6 @@ def _play(
         for to in (WHITE, BLACK):
             send.append(Outbound(to, "result", timing.arrival, out.result(game)))
         return game, send
-    # The mover's own lines were made for a move of the opponent's that did not come.
-    game = _set_lines(game, color, ())
     reply, remaining = follow_conditional(game.lines_of(opponent(color)), move)
     game = _set_lines(game, opponent(color), remaining)
     if reply is not None and not game.over:
