@@ -328,7 +328,17 @@ def _receive(
         state, claim = clock.protest(game.clock, sender, arrival)
         notice = Notice("protest", sender, arrival, message.text)
         if claim is None:
-            return replace(game, notices=(*game.notices, notice)), reply("state", applied="no claim")
+            # No claim of his in its window: the text still reaches the TD as a dispute (rule 5d),
+            # and changes nothing; the sender is told the state.
+            game = replace(game, notices=(*game.notices, notice))
+            dispute = {"from": sender, "text": message.text, "claim": None, "position": out.position(game)}
+            return game, Received(
+                "no claim",
+                (
+                    Outbound(TD, "protest", arrival, dispute),
+                    Outbound(sender, "state", arrival, out.state(game, arrival)),
+                ),
+            )
         claims = tuple(replace(c, status=ending.PROTESTED) if c.claim == claim else c for c in game.claims)
         game = replace(game, clock=state, claims=claims, notices=(*game.notices, notice))
         record = next(c for c in claims if c.claim == claim)

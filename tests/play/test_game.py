@@ -3,6 +3,7 @@ the clock events the sweeper handles, claims and their statuses, the finishing m
 property over random games sent as messages."""
 
 import datetime
+import json
 
 import chess
 from hypothesis import given, settings
@@ -12,6 +13,8 @@ from play.rules import clock, ending
 from play.rules.game import TD, decide, new_game, next_due, receive
 from play.rules.game import advance as sweep
 from play.rules.notation import number_label
+from play.rules.outbound import iso
+from play.rules.transcript import replay_text
 from tests.play.test_notation_properties import written
 
 T0 = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=datetime.UTC)
@@ -164,7 +167,10 @@ def test_it_accepts_a_protest_in_its_last_second_and_not_one_second_later():
     assert game.claims[0].status == "protested" and game.outcome.termination == "pending claim"
 
     late, received = receive(flagged(), "white", "PROTEST my phone was off", deadline + datetime.timedelta(seconds=1))
-    assert received.applied == "no claim"
+    assert received.applied == "no claim" and [(item.to, item.kind) for item in received.send][-2:] == [
+        (TD, "protest"),
+        ("white", "state"),
+    ]
     assert late.claims[0].status == "conceded"  # the window ended before the protest came
     assert late.outcome == ending.Outcome("0-1", "time") and late.finished_at == deadline
 
@@ -281,8 +287,10 @@ def test_it_replays_random_games_sent_in_random_notations_with_random_delays(dat
     game = new_game(T0)
     board = chess.Board()
     now = T0
+    lines = [json.dumps({"game": {"white": "W", "black": "B", "start": iso(T0)}})]
     for ply, move in enumerate(moves):
-        now += datetime.timedelta(seconds=data.draw(st.integers(0, 4000)))
+        # At most 60 plies of 20 min: open claims may be filed, none reaches its concession.
+        now += datetime.timedelta(seconds=data.draw(st.integers(0, 1200)))
         previous = ""
         if ply:
             last = board.copy()
@@ -290,7 +298,9 @@ def test_it_replays_random_games_sent_in_random_notations_with_random_delays(dat
             previous = f"{number_label(ply - 1)} {written(data.draw, last, board.peek())} "
         text = f"{previous}{number_label(ply)} {written(data.draw, board, move)}"
         sent = now - datetime.timedelta(seconds=data.draw(st.integers(0, 200)))
-        game, received = receive(game, "white" if ply % 2 == 0 else "black", text, now, sent)
+        sender = "white" if ply % 2 == 0 else "black"
+        game, received = receive(game, sender, text, now, sent)
+        lines.append(json.dumps({"at": iso(now), "from": sender, "text": text, "sent": iso(sent)}))
         assert received.applied == "move", (text, received.referral)
         board.push(move)
     assert [m.move for m in game.moves] == list(moves)
@@ -300,3 +310,9 @@ def test_it_replays_random_games_sent_in_random_notations_with_random_delays(dat
         assert [m.timing.total for m in game.moves if m.color == color] == [
             sum(uses[: i + 1]) for i in range(len(uses))
         ]
+    # The same messages as a transcript replay to the same record.
+    out = replay_text("\n".join(lines))
+    assert [(m["ply"], m["san"], m["used"], m["total"]) for m in out["moves"]] == [
+        (m.ply, m.san, m.timing.used, m.timing.total) for m in game.moves
+    ]
+    assert out["total"] == {"white": game.total("white"), "black": game.total("black")} and out["referrals"] == []
