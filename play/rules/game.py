@@ -412,3 +412,9 @@ def decide(
     record = next(c for c in claims if c.claim == claim)
     data = {**out.claim_data(record), **out.result(game)}
     return game, tuple(Outbound(to, f"claim {status}", at, data) for to in (WHITE, BLACK, TD))
+
+
+def adjust(game: Game, color: str, secs: int) -> Game:
+    """The TD credits (negative) or charges (positive) time to a player's accumulated total
+    (rule 2i, a declared DELAY; rule 10a, a penalty); the flag and the reminder move with it."""
+    return replace(game, clock=clock.adjust(game.clock, color, secs))

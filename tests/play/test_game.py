@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from play.rules import clock, ending
-from play.rules.game import TD, decide, new_game, next_due, receive
+from play.rules.game import TD, adjust, decide, new_game, next_due, receive
 from play.rules.game import advance as sweep
 from play.rules.notation import number_label
 from play.rules.outbound import iso
-from play.rules.transcript import replay_text
+from play.rules.transcript import read, replay_text
+from tests.play import examples
 from tests.play.test_notation_properties import written
 
 T0 = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=datetime.UTC)
@@ -316,3 +317,29 @@ def test_it_replays_random_games_sent_in_random_notations_with_random_delays(dat
         (m.ply, m.san, m.timing.used, m.timing.total) for m in game.moves
     ]
     assert out["total"] == {"white": game.total("white"), "black": game.total("black")} and out["referrals"] == []
+
+
+def test_it_sends_only_plain_json_ready_data_for_every_sample_message():
+    kinds_seen = set()
+    for name in examples.names():
+        transcript = read(examples.transcript(name).splitlines())
+        game = new_game(transcript.start, transcript.control)
+        for line in transcript.lines:
+            game, received = receive(game, line.sender, line.text, line.at, line.sent)
+            for item in received.send:
+                json.dumps(item.data)
+                assert item.to in ("white", "black", TD)
+                kinds_seen.add(item.kind)
+        if transcript.end is not None:
+            game, send = sweep(game, transcript.end)
+            for item in send:
+                json.dumps(item.data)
+                kinds_seen.add(item.kind)
+    assert {"acknowledgement", "move", "referral", "claim", "result", "status", "help", "record"} <= kinds_seen
+
+
+def test_it_applies_a_tds_time_credit_and_moves_the_flag_with_it():
+    game, _ = sweep(adjust(new_game(T0, FAST), "white", -30), at(82))
+    assert game.claims == () and game.total("white") == -30
+    game, _ = sweep(game, at(112))
+    assert [c.claim.filed for c in game.claims] == [at(111)]
