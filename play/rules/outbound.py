@@ -30,6 +30,7 @@ def iso(moment: datetime.datetime | None) -> str | None:
 
 
 def clocks(game, now: datetime.datetime) -> dict:
+    """Both players' clock faces at `now`: time used and time left to the next control."""
     faces = {}
     for color in (WHITE, BLACK):
         used, left = game.clock.shown(color, now)
