@@ -343,3 +343,31 @@ def test_it_applies_a_tds_time_credit_and_moves_the_flag_with_it():
     assert game.claims == () and game.total("white") == -30
     game, _ = sweep(game, at(112))
     assert [c.claim.filed for c in game.claims] == [at(111)]
+
+
+WORDS = ["1.", "1...", "2.", "e4", "e5", "Nf3", "Nc6", "draw?", "DRAW", "DRAW CLAIM", "RESIGN", "PROTEST late"]
+WORDS += ["DELAY 5", "FAILURE x", "STATUS", "IF", "1... e5 2. Nf3", "O-O", "5254", "Kf1", "?", "#G1"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 40_000), st.sampled_from(["white", "black"]), st.lists(st.sampled_from(WORDS), max_size=5)
+        ),
+        max_size=30,
+    ),
+    st.integers(0, 200_000),
+)
+def test_it_handles_any_messages_at_any_delays_without_crashing(messages, tail):
+    game = new_game(T0, FAST)
+    now = T0
+    for delay, sender, words in messages:
+        now += datetime.timedelta(seconds=delay)
+        before = len(game.moves)
+        game, received = receive(game, sender, " ".join(words), now)
+        assert len(game.moves) >= before and (received.applied == "move") == (len(game.moves) > before)
+    game, _ = sweep(game, now + datetime.timedelta(seconds=tail))
+    uses = sum(m.timing.used for m in game.moves)
+    assert game.total("white") + game.total("black") == uses
+    assert (game.finished_at is None) == (game.outcome.result == "*")
