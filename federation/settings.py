@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "players",
     "tournaments",
     "ratings",
+    "play",
 ]
 
 MIDDLEWARE = [

@@ -385,7 +385,7 @@ def _receive(
         return game, reply("conditional", {"lines": len(game.lines_of(sender))})
     if command is not None:  # a DELAY or FAILURE that cannot be read
         return _refer(game, sender, Referral(Reason.ILLEGIBLE, message.illegible or "cannot be read"), arrival, text)
-    checked = check_reply(message, [m.move for m in game.moves], me)
+    checked = check_reply(message, game.board, me)
     if isinstance(checked, Referral):
         return _refer(game, sender, checked, arrival, text)
     reported = clock.whole_second(sent) if sent is not None else None

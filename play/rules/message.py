@@ -228,6 +228,16 @@ def _root(game: Sequence[chess.Move] | chess.Board) -> chess.Board:
     return game.root() if isinstance(game, chess.Board) else chess.Board()
 
 
+def _current(game: Sequence[chess.Move] | chess.Board) -> chess.Board:
+    """The game's current position with its moves (only read, never pushed on: copies are made from it)."""
+    if isinstance(game, chess.Board):
+        return game
+    board = chess.Board()
+    for move in game:
+        board.push(move)
+    return board
+
+
 def check_reply(message: Message, game: Sequence[chess.Move] | chess.Board, sender: chess.Color) -> Accepted | Referral:
     """Judge a move message from `sender` against the game (rule 4), faults in the spec's order.
 
@@ -237,13 +247,21 @@ def check_reply(message: Message, game: Sequence[chess.Move] | chess.Board, send
     """
     if message.command is not None:
         raise ValueError("check_reply judges move messages; a command is handled by the game")
-    history = _history(game)
-    board = _root(game)
-    positions: list[chess.Board] = []
-    for move in history:
-        positions.append(board.copy(stack=False))
-        board.push(move)
+    source = _current(game)
+    history = list(source.move_stack)
     expected = len(history)
+    board = source.copy(stack=False)  # the position is all a reply is judged on
+
+    def before(ply: int) -> chess.Board:
+        # The position before `ply`, taken back from the current one with only the moves it needs:
+        # a message repeats one or two recent moves, so this is a few pops, where a board per ply
+        # (or a copy of the whole game) made every message cost as much as the game is long.
+        back = expected - ply
+        position = source.copy(stack=back)
+        for _ in range(back):
+            position.pop()
+        return position
+
     if board.turn != sender:
         return Referral(Reason.TURN, "it is not your turn: your opponent is on move")
     if message.illegible or message.reply is None:
@@ -260,14 +278,15 @@ def check_reply(message: Message, game: Sequence[chess.Move] | chess.Board, send
     if expected > 0 and not any(
         ply == expected - 1 and m.numbered for ply, m in zip(plies, message.repetition, strict=True)
     ):
-        latest = write_move(positions[-1], history[-1], expected - 1)
+        latest = write_move(before(expected - 1), history[-1], expected - 1)
         return Referral(Reason.REPETITION, f"the reply must be preceded by your opponent's latest move, {latest}")
     for ply, written in zip(plies, message.repetition, strict=True):
         if not 0 <= ply < expected:
             return Referral(Reason.REPETITION, f"'{written.text}' repeats a move that has not been played")
-        reading = read_move(positions[ply], written.text)
+        position = before(ply)
+        reading = read_move(position, written.text)
         if reading.move != history[ply]:
-            recorded = write_move(positions[ply], history[ply], ply)
+            recorded = write_move(position, history[ply], ply)
             return Referral(Reason.REPETITION, f"'{written.text}' does not match the record: {recorded}")
     reading = read_move(board, reply.text)
     if reading.fault is Reason.ILLEGAL:

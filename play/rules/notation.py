@@ -239,7 +239,8 @@ def write_moves(moves: list[chess.Move], first_ply: int = 0, board: chess.Board 
 
     `board` is the position before the first move (default: the start position).
     """
-    board = board.copy() if board is not None else chess.Board()
+    # Without its move stack: writing a move needs the position only, and the stack grows with the game.
+    board = board.copy(stack=False) if board is not None else chess.Board()
     parts: list[str] = []
     for offset, move in enumerate(moves):
         ply = first_ply + offset
