@@ -101,9 +101,9 @@ def player(request, federation_id: int):
             "federation_id": player.federation_id,
             "name": player.full_name,
             "latin_name": player.latin_name,
-            # The year for everyone (most players are children); the day for the staff only.
+            # The year for everyone (most players are children); the day for the staff and linked accounts.
             "birth_year": player.birth_year,
-            **({"birth_date": player.birth_display or None} if may_see_birth_date(request.user) else {}),
+            **({"birth_date": player.birth_display or None} if may_see_birth_date(request.user, player) else {}),
             "sex": player.sex or None,
             "fide_id": player.fide_id,
             "country": player.country or None,

@@ -80,3 +80,58 @@ class DecisionForm(forms.Form):
         if data.get("decision") == "reject" and not data.get("reason", "").strip():
             self.add_error("reason", _("Say why the application is rejected."))
         return data
+
+
+class LinkRequestForm(forms.Form):
+    relation = forms.ChoiceField(
+        label=_("Who is the player?"),
+        choices=[("self", _("I am the player")), ("parent", _("My child (I am a parent or guardian)"))],
+        widget=forms.RadioSelect,
+    )
+    federation_id = forms.IntegerField(
+        label=_("Federation id of the player"),
+        required=False,
+        help_text=_("Find the player in the rating lists; leave empty for a player the federation does not know yet."),
+    )
+    new_family_name = VisibleCharField(label=_("Family name of a new player"), max_length=100, required=False)
+    new_given_names = VisibleCharField(label=_("Given names of a new player"), max_length=100, required=False)
+    new_birth_date = forms.DateField(
+        label=_("Birth date of a new player"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    evidence = forms.CharField(
+        label=_("How can the federation check it?"),
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("For example: your club and coach, or a tournament you played in."),
+    )
+
+    def clean(self):
+        data = super().clean()
+        number = data.get("federation_id")
+        if number:
+            data["player"] = Player.objects.filter(federation_id=number).select_related("merged_into").first()
+            if data["player"] is None:
+                self.add_error("federation_id", _("No player has this federation id."))
+        else:
+            data["player"] = None
+            if not data.get("new_family_name"):
+                self.add_error("new_family_name", _("Give the player's federation id, or the new player's name."))
+            if not data.get("new_birth_date"):
+                self.add_error("new_birth_date", _("A new player needs his birth date: ORR uses ages."))
+        return data
+
+
+class LinkDecisionForm(forms.Form):
+    decision = forms.ChoiceField(
+        label=_("Decision"), choices=[("confirm", _("confirm")), ("reject", _("reject"))], widget=forms.RadioSelect
+    )
+    reason = forms.CharField(
+        label=_("Reason (the account holder reads it)"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") == "reject" and not data.get("reason", "").strip():
+            self.add_error("reason", _("Say why the request is rejected."))
+        return data

@@ -257,3 +257,98 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} follows {self.player}"
+
+
+class PlayerLink(models.Model):
+    """An account's claim to play as a player: his own record ("self") or a child's ("parent").
+
+    Staff confirm it; only a confirmed link lets the account play as the player and see his full
+    birth date. A request for a new member names the player, who is created on confirmation.
+    """
+
+    class Relation(models.TextChoices):
+        SELF = "self", _("this is me")
+        PARENT = "parent", _("parent or guardian")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending review")
+        CONFIRMED = "confirmed", _("confirmed")
+        REJECTED = "rejected", _("rejected")
+        REVOKED = "revoked", _("revoked")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="player_links", verbose_name=_("account")
+    )
+    player = models.ForeignKey(
+        Player, models.PROTECT, null=True, blank=True, related_name="links", verbose_name=_("player")
+    )
+    new_family_name = models.CharField(_("family name"), max_length=100, blank=True)
+    new_given_names = models.CharField(_("given names"), max_length=100, blank=True)
+    new_birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    relation = models.CharField(_("relation"), max_length=6, choices=Relation.choices)
+    status = models.CharField(_("status"), max_length=9, choices=Status.choices, default=Status.PENDING)
+    evidence = models.TextField(_("how staff can check it"), blank=True)
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("decided by")
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("revoked by")
+    )
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        verbose_name = _("player link")
+        verbose_name_plural = _("player links")
+        indexes = [models.Index(fields=["status", "requested_at"], name="playerlink_queue_idx")]
+        constraints = [
+            # One person, one account: a player's own record has one confirmed account, and an
+            # account is one player's own. Parents are not limited: two parents, several children.
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(status="confirmed", relation="self"),
+                name="playerlink_one_self_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="confirmed", relation="self"), name="playerlink_one_self_per_user"
+            ),
+            # One live request or link per account and player: asking twice is a mistake.
+            models.UniqueConstraint(
+                fields=["user", "player"],
+                condition=Q(status__in=["pending", "confirmed"]),
+                name="playerlink_one_live_per_user_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False) | ~Q(new_family_name=""), name="playerlink_player_or_new_name"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed") | Q(player__isnull=False), name="playerlink_confirmed_has_player"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending")
+                | (Q(decided_at__isnull=False) & Q(decided_by__isnull=False))
+                | Q(status="revoked"),
+                name="playerlink_decision_recorded",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="revoked") | (Q(revoked_at__isnull=False) & Q(revoked_by__isnull=False)),
+                name="playerlink_revocation_recorded",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="rejected") | ~Q(reason=""), name="playerlink_rejection_has_reason"
+            ),
+            models.CheckConstraint(condition=Q(relation__in=["self", "parent"]), name="playerlink_relation_valid"),
+        ]
+
+    def __str__(self) -> str:
+        who = self.player or f"{self.new_family_name} {self.new_given_names}".strip()
+        return f"{self.user} → {who} ({self.get_relation_display()}, {self.get_status_display()})"
+
+    @property
+    def player_label(self) -> str:
+        if self.player_id:
+            return self.player.full_name
+        return f"{self.new_family_name}, {self.new_given_names}" if self.new_given_names else self.new_family_name

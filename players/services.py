@@ -1,5 +1,5 @@
 """Writes for players. Every new player gets his federation id here; FIDE-rating import
-applications are submitted and decided here."""
+applications and requests to link an account to a player are submitted and decided here."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation import audit
-from players.models import FideImportApplication, Follow, Player, Sequence
+from players.models import FideImportApplication, Follow, Player, PlayerLink, Sequence
 
 logger = logging.getLogger(__name__)
 
@@ -356,3 +356,158 @@ def _rating_move(change) -> str:
         return _("first rating %(rating)s") % {"rating": after}
     delta = change.rating_after - change.rating_before
     return f"{change.rating_before} → {after} ({delta:+d})"
+
+
+class LinkError(Exception):
+    """The link cannot be requested, decided or revoked as asked; nothing was changed."""
+
+
+def link_request(
+    *,
+    user,
+    relation: str,
+    player: Player | None = None,
+    new_family_name: str = "",
+    new_given_names: str = "",
+    new_birth_date: datetime.date | None = None,
+    evidence: str = "",
+) -> PlayerLink:
+    """An account asks to play as `player` (his own record or his child's), or as a new member whom
+    staff create on confirmation, like the new player of a FIDE-import application."""
+    if relation not in PlayerLink.Relation.values:
+        raise LinkError(_("Say whether the player is you or your child."))
+    if player is None and not new_family_name.strip():
+        raise LinkError(_("Choose the player, or give the new player's name."))
+    if player is None and new_birth_date is None:
+        raise LinkError(_("A new player needs his birth date: ORR uses ages."))
+    if player is not None:
+        if player.merged_into_id:
+            player = player.merged_into
+        if player.is_computer:
+            raise LinkError(_("A computer program is not linked to an account."))
+        live = PlayerLink.objects.filter(
+            player=player, status__in=[PlayerLink.Status.PENDING, PlayerLink.Status.CONFIRMED]
+        )
+        if live.filter(user=user).exists():
+            raise LinkError(_("You have asked for this player already."))
+        if (
+            relation == PlayerLink.Relation.SELF
+            and live.filter(relation=PlayerLink.Relation.SELF, status=PlayerLink.Status.CONFIRMED).exists()
+        ):
+            raise LinkError(_("This player's record is linked to another account: write to the federation."))
+    if (
+        relation == PlayerLink.Relation.SELF
+        and PlayerLink.objects.filter(
+            user=user, relation=PlayerLink.Relation.SELF, status=PlayerLink.Status.CONFIRMED
+        ).exists()
+    ):
+        raise LinkError(_("Your account is linked to your own record already."))
+    link = PlayerLink(
+        user=user,
+        relation=relation,
+        player=player,
+        new_family_name="" if player else new_family_name.strip(),
+        new_given_names="" if player else new_given_names.strip(),
+        new_birth_date=None if player else new_birth_date,
+        evidence=evidence.strip(),
+    )
+    try:
+        with transaction.atomic():
+            link.save()
+    except IntegrityError as error:  # a second request at the same moment
+        raise LinkError(_("You have asked for this player already.")) from error
+    return link
+
+
+def link_decide(*, link: PlayerLink, admin, confirm: bool, reason: str = "") -> PlayerLink:
+    """Confirm or reject a pending link; a confirmed new member is created now. Audited in the same
+    transaction; the database's constraints (one own account per player) have the last word."""
+    with transaction.atomic():
+        link = PlayerLink.objects.select_for_update().get(pk=link.pk)
+        if link.status != PlayerLink.Status.PENDING:
+            raise LinkError(_("This request was decided already."))
+        if not confirm and not reason.strip():
+            raise LinkError(_("Say why the request is rejected: the account holder will read it."))
+        link.decided_by, link.decided_at, link.reason = admin, timezone.now(), reason.strip()
+        if confirm:
+            created = link.player_id is None
+            if created:
+                link.player = player_create(
+                    family_name=link.new_family_name, given_names=link.new_given_names, birth_date=link.new_birth_date
+                )
+            link.status = PlayerLink.Status.CONFIRMED
+            try:
+                with transaction.atomic():
+                    link.save()
+            except IntegrityError as error:
+                raise LinkError(
+                    _("This player's record, or this account, is linked as one's own already: revoke that link first.")
+                ) from error
+            summary = f"linked {link.user} to {link.player} ({link.player.federation_id}) as {link.relation}"
+            action = "player_link_confirmed"
+        else:
+            created = False
+            link.status = PlayerLink.Status.REJECTED
+            link.save()
+            summary = f"rejected the link of {link.user} to {link.player_label} as {link.relation}"
+            action = "player_link_rejected"
+        audit.record(
+            actor=admin,
+            action=action,
+            target=link,
+            summary=summary,
+            before={"status": PlayerLink.Status.PENDING},
+            after={"status": link.status, "player": getattr(link.player, "federation_id", None), "created": created},
+            reason=link.reason,
+        )
+    _link_notify(link)
+    return link
+
+
+def may_revoke_link(*, user, link: PlayerLink) -> bool:
+    return link.user_id == user.pk or user.has_perm("players.change_playerlink")
+
+
+def link_revoke(*, link: PlayerLink, actor, reason: str = "") -> PlayerLink:
+    """End a confirmed link or withdraw a pending request: the account holder for his own, or staff."""
+    if not may_revoke_link(user=actor, link=link):
+        raise LinkError(_("Only the account holder or the federation's staff may end this link."))
+    with transaction.atomic():
+        link = PlayerLink.objects.select_for_update().get(pk=link.pk)
+        if link.status not in (PlayerLink.Status.PENDING, PlayerLink.Status.CONFIRMED):
+            raise LinkError(_("This link has ended already."))
+        before = link.status
+        link.status, link.revoked_by, link.revoked_at = PlayerLink.Status.REVOKED, actor, timezone.now()
+        if reason.strip():
+            link.reason = reason.strip()
+        link.save()
+        audit.record(
+            actor=actor,
+            action="player_link_revoked",
+            target=link,
+            summary=f"ended the link of {link.user} to {link.player_label} ({before})",
+            before={"status": before},
+            after={"status": link.status},
+            reason=reason.strip(),
+        )
+    return link
+
+
+def _link_notify(link: PlayerLink) -> None:
+    email = link.user.email
+    if not email:
+        return
+    status = link.get_status_display()
+    body = _("Your request to be linked to %(player)s was %(status)s.") % {
+        "player": link.player_label,
+        "status": status,
+    }
+    if link.reason:
+        body += "\n\n" + _("Reason: %(reason)s") % {"reason": link.reason}
+    send_mail(
+        _("Player link: %(status)s") % {"status": status},
+        body,
+        settings.DEFAULT_FROM_EMAIL,
+        [email],
+        fail_silently=True,
+    )

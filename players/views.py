@@ -1,7 +1,14 @@
 from django.shortcuts import redirect, render
 
 from federation.pagecache import cache_public_page
-from players.selectors import follow_of, may_apply_for_fide_import, player_by_federation_id, public_birth
+from players.selectors import (
+    follow_of,
+    link_offer,
+    linked_accounts,
+    may_apply_for_fide_import,
+    player_by_federation_id,
+    public_birth,
+)
 from ratings import selectors as rating_selectors
 from tournaments import selectors as tournament_selectors
 
@@ -20,5 +27,8 @@ def player_detail(request, federation_id: int):
         **page,
         "games": tournament_selectors.player_games(player=player, changes=page["changes"]),
         "may_apply": may_apply_for_fide_import(player=player, fide_import=page["fide_import"]),
+        # Per account, so never in a cached page: the page cache stores anonymous answers only.
+        "link_offer": link_offer(user=request.user, player=player),
+        "linked_accounts": linked_accounts(player=player) if request.user.has_perm("players.view_playerlink") else [],
     }
     return render(request, "players/detail.html", context)

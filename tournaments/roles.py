@@ -11,12 +11,13 @@ ARBITERS = "Arbiters"
 FEDERATION_ADMINS = "Federation admins"
 PLAYERS = "Players and parents"
 
-# Every confirmed account: apply for a FIDE-rating import, follow players.
+# Every confirmed account: apply for a FIDE-rating import, follow players, ask to be linked to a player.
 PLAYER_PERMISSIONS = (
     ("players", "add_fideimportapplication"),
     ("players", "add_follow"),
     ("players", "change_follow"),
     ("players", "delete_follow"),
+    ("players", "add_playerlink"),
 )
 ARBITER_PERMISSIONS = (
     ("tournaments", "add_upload"),

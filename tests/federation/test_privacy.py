@@ -1,5 +1,6 @@
 """Personal data on the public site: children's birth dates show as a year to everyone but the
-federation's staff, in pages, the API and downloads; no e-mail reaches a public page or file."""
+federation's staff and the accounts confirmed as the player or his parent, in pages, the API and
+downloads; no e-mail reaches a public page or file."""
 
 import csv
 import datetime
@@ -72,6 +73,30 @@ class BirthDatePrivacyTestCase(BaseTestCase):
         data = json.loads(self.client.get(f"/api/players/{self.child.federation_id}/").content)
         assert data["birth_year"] == 2016
         assert data["birth_date"] == "2016-03-14"
+
+    def test_it_shows_the_linked_parent_his_childs_full_date_and_another_parent_the_year(self):
+        from django.contrib.auth import get_user_model
+
+        from players import services as player_services
+        from tournaments.roles import PLAYERS, role
+
+        link = player_services.link_request(user=self.player_user, relation="parent", player=self.child)
+        player_services.link_decide(link=link, admin=self.admin, confirm=True)
+        other = get_user_model().objects.create_user("other_parent", "other.parent@example.org", "x")
+        other.groups.add(role(PLAYERS))
+        self.login(self.player_user)
+        page = self.client.get(self.child.get_absolute_url())
+        self.assertContains(page, '<dt>Birth date</dt><dd id="birth">2016-03-14</dd>', html=True)
+        data = json.loads(self.client.get(f"/api/players/{self.child.federation_id}/").content)
+        assert data["birth_date"] == "2016-03-14"
+        self.login(other)
+        self.assert_year_only(self.client.get(self.child.get_absolute_url()).content.decode())
+        data = json.loads(self.client.get(f"/api/players/{self.child.federation_id}/").content)
+        assert "birth_date" not in data
+        # Logged-in pages are never stored: the anonymous public gets the year after the parent's visit.
+        self.client.logout()
+        self.assert_year_only(self.client.get(self.child.get_absolute_url()).content.decode())
+        self.assert_year_only(self.client.get(f"/api/players/{self.child.federation_id}/").content.decode())
 
     def test_no_public_page_or_api_answer_has_the_full_date_or_an_email(self):
         urls = [

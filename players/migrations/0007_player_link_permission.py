@@ -1,0 +1,20 @@
+"""Every confirmed account may ask to be linked to a player (his own record or his child's)."""
+
+from django.contrib.auth.management import create_permissions
+from django.db import migrations
+
+from tournaments.roles import ensure_roles
+
+
+def grant(apps, schema_editor):
+    for config in apps.get_app_configs():
+        config.models_module = True
+        create_permissions(config, apps=apps, verbosity=0)
+        config.models_module = None
+    ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"), strict=False)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("players", "0006_player_links")]
+
+    operations = [migrations.RunPython(grant, migrations.RunPython.noop)]

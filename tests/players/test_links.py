@@ -1,0 +1,240 @@
+"""Linking accounts to players: a request, the staff's decision, ending a link, and what a link
+allows (playing as the player, seeing his full birth date), for every persona."""
+
+import datetime
+import json
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from federation.models import AuditEntry
+from players import selectors, services
+from players.models import Player, PlayerLink
+from tests.base import PASSWORD, BaseTestCase, assert_refused
+from tests.players.factories import PlayerFactory
+from tournaments.roles import FEDERATION_ADMINS, PLAYERS, role
+
+D = datetime.date
+BIRTH = D(2016, 3, 14)
+
+
+class LinkTestCase(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        User = get_user_model()
+        cls.staff = User.objects.create_user("staff", "staff@example.org", PASSWORD)
+        cls.staff.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
+        cls.other_parent = User.objects.create_user("other_parent", "other.parent@example.org", PASSWORD)
+        cls.other_parent.groups.add(role(PLAYERS))
+        cls.child = PlayerFactory(family_name="Смирнова", given_names="Анна", birth_date=BIRTH)
+        cls.adult = PlayerFactory(family_name="Orlov", given_names="Oleg", birth_date=D(1980, 1, 2))
+
+    def ask(self, **extra):
+        data = {"relation": "parent", "federation_id": self.child.federation_id, "evidence": "Club Pawn, coach Ivanov"}
+        return self.client.post(reverse("players:link_request"), {**data, **extra})
+
+    def confirmed(self, user, player, relation="parent"):
+        link = services.link_request(user=user, relation=relation, player=player)
+        return services.link_decide(link=link, admin=self.admin, confirm=True)
+
+    def test_it_lets_a_parent_ask_and_see_his_request(self):
+        self.login(self.player_user)
+        page = self.client.get(reverse("players:link_request"))
+        self.assertContains(page, "The federation's staff check the request")
+        self.assertRedirects(self.ask(), reverse("players:my_links"))
+        link = PlayerLink.objects.get()
+        assert (link.user, link.player, link.relation, link.status) == (
+            self.player_user,
+            self.child,
+            "parent",
+            "pending",
+        )
+        self.assertContains(self.client.get(reverse("players:my_links")), "pending review")
+        assert not selectors.plays_as(self.player_user, self.child)
+        # Asking twice is refused with a message, and changes nothing.
+        response = self.ask()
+        self.assertContains(response, "You have asked for this player already.", status_code=400)
+        assert PlayerLink.objects.count() == 1
+
+    def test_a_confirmation_creates_the_new_member_and_is_audited(self):
+        self.login(self.player_user)
+        response = self.ask(
+            relation="self",
+            federation_id="",
+            new_family_name="Новиков",
+            new_given_names="Пётр",
+            new_birth_date="2001-02-03",
+        )
+        self.assertRedirects(response, reverse("players:my_links"))
+        link = PlayerLink.objects.get()
+        assert link.player is None
+        count = Player.objects.count()
+        self.login(self.staff)
+        response = self.client.post(reverse("players:link_decide", args=[link.pk]), {"decision": "confirm"})
+        self.assertRedirects(response, reverse("players:link_queue"))
+        link.refresh_from_db()
+        assert link.status == "confirmed" and link.decided_by == self.staff and link.decided_at
+        assert Player.objects.count() == count + 1
+        assert (link.player.family_name, link.player.given_names, link.player.birth_date) == (
+            "Новиков",
+            "Пётр",
+            D(2001, 2, 3),
+        )
+        entry = AuditEntry.objects.get(action="player_link_confirmed")
+        assert (entry.actor, entry.object_id, entry.after["created"]) == (self.staff, str(link.pk), True)
+        assert selectors.plays_as(self.player_user, link.player)
+        assert selectors.linked_players(self.player_user) == [link.player]
+        assert mail.outbox[-1].to == ["parent@example.org"] and "confirmed" in mail.outbox[-1].body
+
+    def test_a_rejection_needs_a_reason_and_is_recorded(self):
+        link = services.link_request(user=self.player_user, relation="parent", player=self.child)
+        self.login(self.staff)
+        self.client.post(reverse("players:link_decide", args=[link.pk]), {"decision": "reject", "reason": ""})
+        link.refresh_from_db()
+        assert link.status == "pending" and not AuditEntry.objects.exists()
+        self.client.post(reverse("players:link_decide", args=[link.pk]), {"decision": "reject", "reason": "Not known"})
+        link.refresh_from_db()
+        assert (link.status, link.reason, link.decided_by) == ("rejected", "Not known", self.staff)
+        assert AuditEntry.objects.get(action="player_link_rejected").reason == "Not known"
+        assert not selectors.plays_as(self.player_user, self.child)
+        self.login(self.player_user)
+        self.assertContains(self.client.get(reverse("players:my_links")), "Not known")
+
+    def test_the_holder_or_staff_may_revoke_and_no_other_account_sees_it(self):
+        link = self.confirmed(self.player_user, self.child)
+        self.login(self.other_parent)
+        assert self.client.post(reverse("players:link_revoke", args=[link.pk])).status_code == 404
+        self.assertNotContains(self.client.get(reverse("players:my_links")), self.child.full_name)
+        link.refresh_from_db()
+        assert link.status == "confirmed"
+        self.login(self.player_user)
+        self.assertRedirects(
+            self.client.post(reverse("players:link_revoke", args=[link.pk])), reverse("players:my_links")
+        )
+        link.refresh_from_db()
+        assert (link.status, link.revoked_by) == ("revoked", self.player_user)
+        assert not selectors.plays_as(self.player_user, self.child)
+        assert AuditEntry.objects.filter(action="player_link_revoked", actor=self.player_user).exists()
+        other = self.confirmed(self.other_parent, self.child)
+        self.login(self.staff)
+        self.client.post(reverse("players:link_revoke", args=[other.pk]), {"reason": "a court order"})
+        other.refresh_from_db()
+        assert (other.status, other.revoked_by) == ("revoked", self.staff)
+
+    def test_the_database_refuses_two_own_accounts_for_a_player_and_two_players_for_an_account(self):
+        self.confirmed(self.player_user, self.adult, relation="self")
+        now = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+        decided = {"status": "confirmed", "decided_by": self.admin, "decided_at": now, "relation": "self"}
+        assert_refused(PlayerLink.objects.create, user=self.other_parent, player=self.adult, **decided)
+        assert_refused(PlayerLink.objects.create, user=self.player_user, player=self.child, **decided)
+        assert_refused(PlayerLink.objects.create, user=self.other_parent, player=None, relation="parent")
+        assert_refused(
+            PlayerLink.objects.create,
+            user=self.other_parent,
+            player=self.child,
+            relation="parent",
+            status="rejected",
+            decided_by=self.admin,
+            decided_at=now,
+            reason="",
+        )
+        # Parents are not limited: two parents for one child, a parent of several children.
+        self.confirmed(self.player_user, self.child)
+        self.confirmed(self.other_parent, self.child)
+        third = PlayerFactory()
+        self.confirmed(self.player_user, third)
+        assert {p.pk for p in selectors.linked_players(self.player_user)} == {self.adult.pk, self.child.pk, third.pk}
+
+    def test_a_second_own_account_is_refused_on_confirmation_and_changes_nothing(self):
+        first = services.link_request(user=self.player_user, relation="self", player=self.adult)
+        second = services.link_request(user=self.other_parent, relation="self", player=self.adult)
+        services.link_decide(link=first, admin=self.admin, confirm=True)
+        self.login(self.staff)
+        self.client.post(reverse("players:link_decide", args=[second.pk]), {"decision": "confirm"})
+        second.refresh_from_db()
+        assert second.status == "pending"
+        assert not AuditEntry.objects.filter(object_id=str(second.pk)).exists()
+
+    def test_it_keeps_the_anonymous_and_the_players_out_of_the_review(self):
+        link = services.link_request(user=self.player_user, relation="parent", player=self.child)
+        for url in (reverse("players:link_request"), reverse("players:my_links")):
+            response = self.client.get(url)
+            assert response.status_code == 302 and response.url.startswith(reverse("login")), url
+        assert self.client.post(reverse("players:link_revoke", args=[link.pk])).status_code == 302
+        for user in (None, self.player_user, self.arbiter):
+            self.client.logout()
+            if user:
+                self.login(user)
+            assert self.client.get(reverse("players:link_queue")).status_code in (302, 403)
+            response = self.client.post(reverse("players:link_decide", args=[link.pk]), {"decision": "confirm"})
+            assert response.status_code in (302, 403)
+            if response.status_code == 302:
+                assert response.url.startswith(reverse("login"))
+        link.refresh_from_db()
+        assert link.status == "pending"
+
+    def test_the_review_list_shows_duplicates_in_a_fixed_number_of_queries(self):
+        twin = PlayerFactory(family_name="Смирнова", given_names="Анна", birth_date=BIRTH)
+        services.link_request(user=self.player_user, relation="parent", player=self.child)
+        services.link_request(
+            user=self.other_parent,
+            relation="parent",
+            new_family_name="Смирнова",
+            new_given_names="Анна",
+            new_birth_date=BIRTH,
+        )
+        self.login(self.staff)
+        with CaptureQueriesContext(connection) as few:
+            page = self.client.get(reverse("players:link_queue"))
+        self.assertContains(page, twin.get_absolute_url())
+        self.assertContains(page, self.child.get_absolute_url())
+        assert len(page.context["pending"][0].duplicates) == 1
+        assert {p.pk for p in page.context["pending"][1].duplicates} == {self.child.pk, twin.pk}
+        for n in range(5):
+            user = get_user_model().objects.create_user(f"u{n}", f"u{n}@example.org", PASSWORD)
+            services.link_request(user=user, relation="self", player=PlayerFactory())
+        with CaptureQueriesContext(connection) as many:
+            self.client.get(reverse("players:link_queue"))
+        assert len(many) == len(few)
+
+    def test_the_player_page_offers_the_link_and_shows_staff_the_accounts(self):
+        url = self.child.get_absolute_url()
+        self.assertNotContains(self.client.get(url), 'id="link-offer"')
+        self.login(self.player_user)
+        self.assertContains(
+            self.client.get(url), reverse("players:link_request") + f"?player={self.child.federation_id}"
+        )
+        self.confirmed(self.player_user, self.child)
+        page = self.client.get(url)
+        self.assertNotContains(page, 'id="link-offer"')
+        self.assertNotContains(page, 'id="linked-accounts"')
+        self.login(self.staff)
+        self.assertContains(self.client.get(url), "parent (parent or guardian, confirmed)")
+
+    def test_plays_as_only_for_a_confirmed_link(self):
+        link = services.link_request(user=self.player_user, relation="self", player=self.adult)
+        assert not selectors.plays_as(self.player_user, self.adult)
+        services.link_decide(link=link, admin=self.admin, confirm=True)
+        assert selectors.plays_as(self.player_user, self.adult)
+        assert not selectors.plays_as(self.player_user, self.child)
+        assert not selectors.plays_as(self.other_parent, self.adult)
+        from django.contrib.auth.models import AnonymousUser
+
+        assert not selectors.plays_as(AnonymousUser(), self.adult)
+
+    def test_the_linked_parent_sees_his_childs_full_birth_date_and_another_parent_does_not(self):
+        self.confirmed(self.player_user, self.child)
+        self.login(self.player_user)
+        self.assertContains(self.client.get(self.child.get_absolute_url()), '<dd id="birth">2016-03-14</dd>', html=True)
+        data = json.loads(self.client.get(f"/api/players/{self.child.federation_id}/").content)
+        assert data["birth_date"] == "2016-03-14"
+        # His link is to the child only.
+        self.assertContains(self.client.get(self.adult.get_absolute_url()), '<dd id="birth">1980</dd>', html=True)
+        self.login(self.other_parent)
+        self.assertContains(self.client.get(self.child.get_absolute_url()), '<dd id="birth">2016</dd>', html=True)
+        assert "birth_date" not in json.loads(self.client.get(f"/api/players/{self.child.federation_id}/").content)
