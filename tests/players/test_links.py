@@ -238,3 +238,11 @@ class LinkTestCase(BaseTestCase):
         self.login(self.other_parent)
         self.assertContains(self.client.get(self.child.get_absolute_url()), '<dd id="birth">2016</dd>', html=True)
         assert "birth_date" not in json.loads(self.client.get(f"/api/players/{self.child.federation_id}/").content)
+
+    def test_it_speaks_russian(self):
+        self.login(self.player_user)
+        page = self.client.get(reverse("players:link_request"), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(page, "Привязать учётную запись к игроку")
+        self.assertContains(page, "Мой ребёнок (я родитель или опекун)")
+        player_page = self.client.get(self.child.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(player_page, "Это я / мой ребёнок")
