@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from players.models import Club, FideImportApplication, Player, Region
+from players.models import Club, FideImportApplication, Player, PlayerLink, Region
 from ratings.models import PlayerRating
 
 
@@ -99,3 +99,22 @@ class FideImportApplicationAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', reverse("staff:evidence", args=[obj.pk]), obj.evidence_file.name)
 
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
+
+@admin.register(PlayerLink)
+class PlayerLinkAdmin(admin.ModelAdmin):
+    """Read-only: links are decided and ended on the review pages, which audit every change."""
+
+    list_display = ["__str__", "relation", "status", "requested_at", "decided_by", "decided_at"]
+    list_filter = ["status", "relation"]
+    search_fields = ["user__username", "player__family_name", "new_family_name", "player__federation_id"]
+    list_select_related = ["user", "player", "decided_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

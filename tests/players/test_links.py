@@ -246,3 +246,11 @@ class LinkTestCase(BaseTestCase):
         self.assertContains(page, "Мой ребёнок (я родитель или опекун)")
         player_page = self.client.get(self.child.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru")
         self.assertContains(player_page, "Это я / мой ребёнок")
+
+    def test_the_admin_lists_links_but_changes_none(self):
+        link = self.confirmed(self.player_user, self.child)
+        self.login(self.admin)
+        self.assertContains(self.client.get(reverse("admin:players_playerlink_changelist")), "parent or guardian")
+        response = self.client.post(reverse("admin:players_playerlink_delete", args=[link.pk]), {"post": "yes"})
+        assert response.status_code == 403
+        assert PlayerLink.objects.filter(pk=link.pk, status="confirmed").exists()
