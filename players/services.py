@@ -430,6 +430,9 @@ def link_decide(*, link: PlayerLink, admin, confirm: bool, reason: str = "") -> 
             raise LinkError(_("Say why the request is rejected: the account holder will read it."))
         link.decided_by, link.decided_at, link.reason = admin, timezone.now(), reason.strip()
         if confirm:
+            # The record may have been merged into another since the request: the link goes to the survivor.
+            while link.player_id and link.player.merged_into_id:
+                link.player = link.player.merged_into
             created = link.player_id is None
             if created:
                 link.player = player_create(

@@ -254,3 +254,18 @@ class LinkTestCase(BaseTestCase):
         response = self.client.post(reverse("admin:players_playerlink_delete", args=[link.pk]), {"post": "yes"})
         assert response.status_code == 403
         assert PlayerLink.objects.filter(pk=link.pk, status="confirmed").exists()
+
+    def test_a_link_to_a_record_merged_since_the_request_goes_to_the_survivor(self):
+        duplicate = PlayerFactory(family_name="Смирнова", given_names="Анна", birth_date=BIRTH)
+        link = services.link_request(user=self.player_user, relation="parent", player=duplicate)
+        Player.objects.filter(pk=duplicate.pk).update(merged_into=self.child)
+        services.link_decide(link=link, admin=self.admin, confirm=True)
+        assert selectors.plays_as(self.player_user, self.child)
+        assert not selectors.plays_as(self.player_user, duplicate)
+
+    def test_the_review_list_takes_this_many_queries(self):
+        services.link_request(user=self.player_user, relation="parent", player=self.child)
+        self.login(self.staff)
+        # The session, the account, its permissions (2), the pending links, the possible duplicates.
+        with self.assertNumQueries(6):
+            self.client.get(reverse("players:link_queue"))
