@@ -269,3 +269,23 @@ class LinkTestCase(BaseTestCase):
         # The session, the account, its permissions (2), the pending links, the possible duplicates.
         with self.assertNumQueries(6):
             self.client.get(reverse("players:link_queue"))
+
+    def test_bad_requests_get_a_clear_message_and_change_nothing(self):
+        computer = PlayerFactory(kind=Player.Kind.COMPUTER, birth_date=None, birth_precision="unknown")
+        self.login(self.player_user)
+        cases = [
+            ({"federation_id": "999999999"}, "No player has this federation id."),
+            ({"federation_id": "", "new_family_name": "Новиков"}, "A new player needs his birth date"),
+            ({"federation_id": "", "new_birth_date": "2015-01-01"}, "Give the player&#x27;s federation id"),
+            ({"relation": "uncle"}, "Select a valid choice."),
+            ({"federation_id": computer.federation_id}, "A computer program is not linked to an account."),
+        ]
+        for extra, message in cases:
+            self.assertContains(self.ask(**extra), message, status_code=400)
+        self.confirmed(self.other_parent, self.adult, relation="self")
+        self.assertContains(
+            self.ask(relation="self", federation_id=self.adult.federation_id),
+            "linked to another account",
+            status_code=400,
+        )
+        assert not PlayerLink.objects.filter(user=self.player_user).exists()
