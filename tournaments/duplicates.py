@@ -108,9 +108,9 @@ def find_duplicates(
         Participant.objects.filter(same_event, player_id__in=ids)
         .exclude(tournament__status=Tournament.Status.WITHDRAWN)
         .values("tournament_id")
-        .annotate(shared=Count("player_id"))
-        .filter(shared__gte=needed)
-        .values_list("tournament_id", "shared")
+        .annotate(in_common=Count("player_id"))
+        .filter(in_common__gte=needed)
+        .values_list("tournament_id", "in_common")
     )
     if not rows:
         return []
