@@ -202,24 +202,23 @@ def application_decide(
 
 
 def _notify(application: FideImportApplication) -> None:
-    email = application.applicant.email
-    if not email:
-        return
     status = application.get_status_display()
     body = _("Your application to import FIDE rating %(rating)s (FIDE id %(id)s) was %(status)s.") % {
         "rating": application.fide_rating,
         "id": application.fide_id,
         "status": status,
     }
-    if application.decision_reason:
-        body += "\n\n" + _("Reason: %(reason)s") % {"reason": application.decision_reason}
-    send_mail(
-        _("FIDE rating import: %(status)s") % {"status": status},
-        body,
-        settings.DEFAULT_FROM_EMAIL,
-        [email],
-        fail_silently=True,
-    )
+    subject = _("FIDE rating import: %(status)s") % {"status": status}
+    _mail_decision(application.applicant, subject, body, application.decision_reason)
+
+
+def _mail_decision(user, subject: str, body: str, reason: str) -> None:
+    """Tell an applicant the staff's decision, with its reason (no address, no mail)."""
+    if not user.email:
+        return
+    if reason:
+        body += "\n\n" + _("Reason: %(reason)s") % {"reason": reason}
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=True)
 
 
 def player_follow(*, user, player: Player, notify: bool = True) -> Follow:
@@ -497,20 +496,9 @@ def link_revoke(*, link: PlayerLink, actor, reason: str = "") -> PlayerLink:
 
 
 def _link_notify(link: PlayerLink) -> None:
-    email = link.user.email
-    if not email:
-        return
     status = link.get_status_display()
     body = _("Your request to be linked to %(player)s was %(status)s.") % {
         "player": link.player_label,
         "status": status,
     }
-    if link.reason:
-        body += "\n\n" + _("Reason: %(reason)s") % {"reason": link.reason}
-    send_mail(
-        _("Player link: %(status)s") % {"status": status},
-        body,
-        settings.DEFAULT_FROM_EMAIL,
-        [email],
-        fail_silently=True,
-    )
+    _mail_decision(link.user, _("Player link: %(status)s") % {"status": status}, body, link.reason)
