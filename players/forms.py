@@ -18,7 +18,10 @@ class VisibleCharField(forms.CharField):
         return strip_invisible(value)[0].strip() if value else value
 
 
-class ApplicationForm(forms.Form):
+class PlayerOrNewForm(forms.Form):
+    """A player the federation knows (by federation id), or the name and birth date of a new one:
+    the first half of a FIDE-import application and of a link request."""
+
     federation_id = forms.IntegerField(
         label=_("Federation id of the player"),
         required=False,
@@ -29,6 +32,28 @@ class ApplicationForm(forms.Form):
     new_birth_date = forms.DateField(
         label=_("Birth date of a new player"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+
+    def players(self):
+        """Where a federation id is looked up."""
+        return Player.objects.filter(merged_into__isnull=True)
+
+    def clean(self):
+        data = super().clean()
+        number = data.get("federation_id")
+        if number:
+            data["player"] = self.players().filter(federation_id=number).first()
+            if data["player"] is None:
+                self.add_error("federation_id", _("No player has this federation id."))
+        else:
+            data["player"] = None
+            if not data.get("new_family_name"):
+                self.add_error("new_family_name", _("Give the player's federation id, or the new player's name."))
+            if not data.get("new_birth_date"):
+                self.add_error("new_birth_date", _("A new player needs his birth date: ORR uses ages."))
+        return data
+
+
+class ApplicationForm(PlayerOrNewForm):
     fide_id = forms.IntegerField(label=_("FIDE id"), min_value=1, max_value=99_999_999_999)
     fide_rating = forms.IntegerField(label=_("FIDE rating"), min_value=1000, max_value=3000)
     rating_list_month = forms.DateField(
@@ -45,17 +70,6 @@ class ApplicationForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        number = data.get("federation_id")
-        if number:
-            data["player"] = Player.objects.filter(federation_id=number, merged_into__isnull=True).first()
-            if data["player"] is None:
-                self.add_error("federation_id", _("No player has this federation id."))
-        else:
-            data["player"] = None
-            if not data.get("new_family_name"):
-                self.add_error("new_family_name", _("Give the player's federation id, or the new player's name."))
-            if not data.get("new_birth_date"):
-                self.add_error("new_birth_date", _("A new player needs his birth date: ORR uses ages."))
         month = data.get("rating_list_month")
         if month and month > datetime.date.today():  # noqa: DTZ011 - a calendar date
             self.add_error("rating_list_month", _("That list is not published yet."))
@@ -82,21 +96,11 @@ class DecisionForm(forms.Form):
         return data
 
 
-class LinkRequestForm(forms.Form):
+class LinkRequestForm(PlayerOrNewForm):
     relation = forms.ChoiceField(
         label=_("Who is the player?"),
         choices=[("self", _("I am the player")), ("parent", _("My child (I am a parent or guardian)"))],
         widget=forms.RadioSelect,
-    )
-    federation_id = forms.IntegerField(
-        label=_("Federation id of the player"),
-        required=False,
-        help_text=_("Find the player in the rating lists; leave empty for a player the federation does not know yet."),
-    )
-    new_family_name = VisibleCharField(label=_("Family name of a new player"), max_length=100, required=False)
-    new_given_names = VisibleCharField(label=_("Given names of a new player"), max_length=100, required=False)
-    new_birth_date = forms.DateField(
-        label=_("Birth date of a new player"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     evidence = forms.CharField(
         label=_("How can the federation check it?"),
@@ -106,20 +110,9 @@ class LinkRequestForm(forms.Form):
         help_text=_("For example: your club and coach, or a tournament you played in."),
     )
 
-    def clean(self):
-        data = super().clean()
-        number = data.get("federation_id")
-        if number:
-            data["player"] = Player.objects.filter(federation_id=number).select_related("merged_into").first()
-            if data["player"] is None:
-                self.add_error("federation_id", _("No player has this federation id."))
-        else:
-            data["player"] = None
-            if not data.get("new_family_name"):
-                self.add_error("new_family_name", _("Give the player's federation id, or the new player's name."))
-            if not data.get("new_birth_date"):
-                self.add_error("new_birth_date", _("A new player needs his birth date: ORR uses ages."))
-        return data
+    def players(self):
+        # A merged record is found too: the link goes to the record that replaced it.
+        return Player.objects.select_related("merged_into")
 
 
 class LinkDecisionForm(forms.Form):
