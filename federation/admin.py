@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from federation.accounts import ThrottledAdminAuthenticationForm
+from federation.admin_base import ReadOnlyAdmin
 from federation.models import AuditEntry
 
 # The admin's login counts failures like the site's own (federation/throttle.py).
@@ -8,7 +9,7 @@ admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """The audit log is written by the corrections themselves and never edited."""
 
     list_display = ["created_at", "actor", "action", "summary", "reason"]
@@ -17,12 +18,3 @@ class AuditEntryAdmin(admin.ModelAdmin):
     list_select_related = ["actor"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in AuditEntry._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

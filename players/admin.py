@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from federation.admin_base import ReadOnlyAdmin
 from players.models import Club, FideImportApplication, Player, PlayerLink, Region
 from ratings.models import PlayerRating
 
@@ -102,19 +103,10 @@ class FideImportApplicationAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerLink)
-class PlayerLinkAdmin(admin.ModelAdmin):
+class PlayerLinkAdmin(ReadOnlyAdmin):
     """Read-only: links are decided and ended on the review pages, which audit every change."""
 
     list_display = ["__str__", "relation", "status", "requested_at", "decided_by", "decided_at"]
     list_filter = ["status", "relation"]
     search_fields = ["user__username", "player__family_name", "new_family_name", "player__federation_id"]
     list_select_related = ["user", "player", "decided_by"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -1,20 +1,10 @@
 from django.contrib import admin
 
+from federation.admin_base import ReadOnlyAdmin
 from ratings.models import PlayerRating, ProvisionalGame, RatingChange, RatingList, RatingListEntry, RatingRequest
 
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rating data are written by rating runs only: an edit by hand would not survive
-    the next re-rating and would make the history irreproducible."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+# Rating data are written by rating runs only: an edit by hand would not survive the next
+# re-rating and would make the history irreproducible.
 
 
 @admin.register(PlayerRating)
