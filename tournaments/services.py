@@ -167,13 +167,19 @@ def upload_create(*, user, file_name: str, data: bytes) -> Upload:
             preview=preview.as_dict(),
             problems=[p.as_dict() for p in preview.parsed.problems],
         )
-        upload.file.save(f"{preview.sha256[:16]}.{preview.parsed.format}", ContentFile(data), save=False)
-        try:
-            upload.save()
-        except Exception:
-            upload.file.delete(save=False)
-            raise
+        upload_store(upload, data)
     return upload
+
+
+def upload_store(upload: Upload, data: bytes) -> None:
+    """Write the file and save its row (inside the caller's transaction); a row that cannot be saved
+    takes its file with it, so no private file is left without a record."""
+    upload.file.save(f"{upload.sha256[:16]}.{upload.format}", ContentFile(data), save=False)
+    try:
+        upload.save()
+    except Exception:
+        upload.file.delete(save=False)
+        raise
 
 
 def upload_cancel(*, upload: Upload) -> None:

@@ -17,7 +17,6 @@ import hashlib
 import logging
 
 from django.conf import settings
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -61,12 +60,7 @@ def upload_start(*, user, file_name: str, data: bytes) -> Upload:
             status=Upload.Status.PARSING,
             progress={"games": 0, "line": 0, "lines": 0},
         )
-        upload.file.save(f"{digest[:16]}.{kind}", ContentFile(data), save=False)
-        try:
-            upload.save()
-        except Exception:
-            upload.file.delete(save=False)
-            raise
+        services.upload_store(upload, data)
         _queue_parse(upload.pk)
     return upload
 
