@@ -45,6 +45,18 @@ class ArbiterTestCase(BaseTestCase):
         return self.client.post(reverse("arbiter:upload"), {"file": SimpleUploadedFile(name, data)})
 
 
+def federation_admin(username: str = "staff"):
+    """A member of the Federation admins group who is not a superuser: the staff persona whose
+    permissions come from the role, as the federation gives it."""
+    from django.contrib.auth.models import Group
+
+    from tournaments.roles import FEDERATION_ADMINS
+
+    user = get_user_model().objects.create_user(username, f"{username}@example.org", PASSWORD)
+    user.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
+    return user
+
+
 def assert_refused(factory, **kwargs):
     """The database itself refuses the row (a constraint, not only a form's validation)."""
     with pytest.raises(IntegrityError), transaction.atomic():

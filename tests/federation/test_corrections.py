@@ -2,7 +2,6 @@
 
 import datetime
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
@@ -10,11 +9,11 @@ from federation.models import AuditEntry
 from players.models import Player
 from ratings import services
 from ratings.models import PlayerRating, RatingChange
-from tests.base import PASSWORD, BaseTestCase
+from tests.base import BaseTestCase, federation_admin
 from tests.players.factories import PlayerFactory
 from tests.ratings.scenario import make_tournament, results_snapshot
 from tournaments.models import Tournament
-from tournaments.roles import ARBITERS, FEDERATION_ADMINS
+from tournaments.roles import ARBITERS
 
 D = datetime.date
 
@@ -24,8 +23,7 @@ class CorrectionsTestCase(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         cls.arbiter.groups.add(Group.objects.get(name=ARBITERS))
-        cls.staff = get_user_model().objects.create_user("staff", "staff@example.org", PASSWORD)
-        cls.staff.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
+        cls.staff = federation_admin()
         cls.kids = [PlayerFactory(birth_date=D(2013 + n % 4, 1 + n, 5)) for n in range(8)]
         cls.first = make_tournament("Stage 1", D(2025, 9, 6), cls.kids, seed=61)
         cls.second = make_tournament("Stage 2", D(2025, 10, 4), cls.kids, seed=62)

@@ -14,10 +14,10 @@ from django.urls import reverse
 from federation.models import AuditEntry
 from players.models import FideImportApplication
 from ratings.models import PlayerRating, RatingChange, RatingOverride
-from tests.base import PASSWORD, BaseTestCase
+from tests.base import PASSWORD, BaseTestCase, federation_admin
 from tests.players.factories import PlayerFactory
 from tests.ratings.scenario import make_tournament
-from tournaments.roles import ARBITERS, FEDERATION_ADMINS
+from tournaments.roles import ARBITERS
 
 D = datetime.date
 
@@ -27,8 +27,7 @@ class ApplicationTestCase(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         cls.arbiter.groups.add(Group.objects.get(name=ARBITERS))
-        cls.staff = get_user_model().objects.create_user("staff", "staff@example.org", PASSWORD)
-        cls.staff.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
+        cls.staff = federation_admin()
         cls.player = PlayerFactory(family_name="Orlova", given_names="Olga", birth_date=D(2012, 4, 4))
 
     def apply(self, **extra):

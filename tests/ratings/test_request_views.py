@@ -4,7 +4,6 @@ that says the run waits; the arbiter's page says waiting, running or failed, wit
 import datetime
 import os
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -13,12 +12,12 @@ from django.utils import timezone
 from federation.celery import app
 from ratings import services
 from ratings.models import RatingChange, RatingRequest
-from tests.base import PASSWORD, BaseTestCase
+from tests.base import BaseTestCase, federation_admin
 from tests.ratings.scenario import children, make_tournament
 from tests.ratings.test_requests import _fresh_pools, unused_port
 from tests.tournaments.test_upload_views import small_trf
 from tournaments.models import Tournament, Upload
-from tournaments.roles import ARBITERS, FEDERATION_ADMINS
+from tournaments.roles import ARBITERS
 
 D = datetime.date
 State = RatingRequest.State
@@ -50,8 +49,7 @@ class RatingQueueTestCase(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         cls.arbiter.groups.add(Group.objects.get(name=ARBITERS))
-        cls.staff = get_user_model().objects.create_user("staff", "staff@example.org", PASSWORD)
-        cls.staff.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
+        cls.staff = federation_admin()
 
     def test_it_confirms_an_upload_with_the_broker_down_and_says_the_run_waits(self):
         self.login(self.arbiter)

@@ -2,15 +2,14 @@
 
 import datetime
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from federation.models import AuditEntry
-from tests.base import PASSWORD, BaseTestCase
+from tests.base import BaseTestCase, federation_admin
 from tests.tournaments.test_upload_views import small_trf
 from tournaments import services
-from tournaments.roles import ARBITERS, FEDERATION_ADMINS
+from tournaments.roles import ARBITERS
 
 
 class ArbiterTournamentTestCase(BaseTestCase):
@@ -20,8 +19,7 @@ class ArbiterTournamentTestCase(BaseTestCase):
         arbiters = Group.objects.get(name=ARBITERS)
         cls.arbiter.groups.add(arbiters)
         cls.other_arbiter.groups.add(arbiters)
-        cls.staff = get_user_model().objects.create_user("staff", "staff@example.org", PASSWORD)
-        cls.staff.groups.add(Group.objects.get(name=FEDERATION_ADMINS))
+        cls.staff = federation_admin()
 
     def setUp(self):
         upload = services.upload_create(user=self.arbiter, file_name="spring.trf", data=small_trf())
