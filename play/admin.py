@@ -1,0 +1,71 @@
+"""Mobile chess in the Django admin, read-mostly.
+
+Events are created on /play/events/new/ (play.services.event_create pairs them); games change
+only through the message service and the TD's rulings, which keep the machine's snapshot, the
+continuous record and the ratings in step: so games, the record and channel identities are
+read-only here. What an admin may edit by hand is what nothing derives from: an event's name,
+its TD and appeals chairman, and the referee of an entry.
+"""
+
+from django.contrib import admin
+
+from federation.admin_base import ReadOnlyAdmin
+from play.models import ChannelAddress, Entry, MobileEvent, MobileGame, Transmission
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["player", "referee"]
+    readonly_fields = ["player"]
+    autocomplete_fields = ["referee"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        # An entry added by hand would have no games: the pairing is made when the event is created.
+        return False
+
+
+@admin.register(MobileEvent)
+class MobileEventAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "td", "pairing", "start", "weight"]
+    list_filter = ["pairing", "referee_control"]
+    search_fields = ["code", "name", "td__username"]
+    list_select_related = ["td"]
+    autocomplete_fields = ["td", "appeals_chair"]
+    # The games copied the control, norm and W when they were created; the code is in addresses.
+    readonly_fields = ["code", "control", "norm", "weight", "pairing", "start", "created_by", "created_at"]
+    fields = ["code", "name", "td", "appeals_chair", "referee_control", *readonly_fields[1:]]
+    inlines = [EntryInline]
+
+    def has_add_permission(self, request):
+        return False  # /play/events/new/ creates events and their games
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # its games and their record are protected; an event is never removed
+
+
+@admin.register(MobileGame)
+class MobileGameAdmin(ReadOnlyAdmin):
+    list_display = ["code", "event", "white", "black", "status", "result", "termination", "plies", "start"]
+    list_filter = ["status", "result"]
+    search_fields = ["code", "white__family_name", "black__family_name", "event__code"]
+    list_select_related = ["event", "white", "black"]
+    exclude = ["state"]
+
+
+@admin.register(Transmission)
+class TransmissionAdmin(ReadOnlyAdmin):
+    list_display = ["at", "game", "direction", "party", "channel", "kind", "delivery"]
+    list_filter = ["direction", "channel", "delivery", "kind"]
+    search_fields = ["game__code", "text", "address"]
+    list_select_related = ["game"]
+    date_hierarchy = "at"
+
+
+@admin.register(ChannelAddress)
+class ChannelAddressAdmin(ReadOnlyAdmin):
+    list_display = ["player", "channel", "address", "verified_at"]
+    list_filter = ["channel"]
+    search_fields = ["address", "player__family_name", "player__federation_id"]
+    list_select_related = ["player"]
