@@ -28,7 +28,9 @@ class UserField(forms.CharField):
             get_user_model().objects.filter(Q(username__iexact=text) | Q(email__iexact=text), is_active=True)[:2]
         )
         if not found:
-            raise forms.ValidationError(_("No active account has the username or e-mail “%(name)s”."), params={"name": text})
+            raise forms.ValidationError(
+                _("No active account has the username or e-mail “%(name)s”."), params={"name": text}
+            )
         if len(found) > 1:
             raise forms.ValidationError(
                 _("Several accounts match “%(name)s”: give the username."), params={"name": text}
@@ -162,7 +164,18 @@ class EventForm(forms.Form):
     def event_fields(self) -> dict:
         """The MobileEvent fields for play.services.event_create."""
         data = self.cleaned_data
-        keys = ("name", "code", "td", "appeals_chair", "control", "norm", "weight", "referee_control", "pairing", "start")
+        keys = (
+            "name",
+            "code",
+            "td",
+            "appeals_chair",
+            "control",
+            "norm",
+            "weight",
+            "referee_control",
+            "pairing",
+            "start",
+        )
         return {key: data[key] for key in keys}
 
 

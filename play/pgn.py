@@ -54,7 +54,7 @@ NORMAL_ENDINGS = {
 
 
 def time_control(control: str) -> str:
-    """"10800/30+1200/10" -> "30/10800:10/1200" (see the module's docstring)."""
+    """The PGN TimeControl of a mobile control: 10800/30+1200/10 -> 30/10800:10/1200 (see above)."""
     from play.rules.clock import TimeControl
 
     parsed = TimeControl.parse(control)

@@ -83,7 +83,9 @@ def event_new(request):
         except services.PlayError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, _("The event was created with %(games)d games.") % {"games": created.games.count()})
+            messages.success(
+                request, _("The event was created with %(games)d games.") % {"games": created.games.count()}
+            )
             return redirect(created)
     return render(request, "play/event_new.html", {"form": form})
 
@@ -154,4 +156,3 @@ def _status_word(status: str) -> str:
         ending.DISMISSED: _("dismissed"),
     }
     return words.get(status, status)
-

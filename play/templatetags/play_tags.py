@@ -31,17 +31,20 @@ def span_text(secs: int) -> str:
 
 
 def control_text(control: str, norm: int) -> str:
-    """"10800/30+1200/10" with N = 60 -> "3 h for 30 moves, then 20 min per 10 moves; norm 60 s"."""
+    """A control in words: 10800/30+1200/10 with N = 60 is "3 h for 30 moves, then 20 min per 10 moves;
+    norm 60 s"."""
     try:
         parsed = TimeControl.parse(control, norm=int(norm))
     except (ControlError, TypeError, ValueError):
         return control
-    first = ngettext(
-        "%(time)s for %(moves)d move", "%(time)s for %(moves)d moves", parsed.moves
-    ) % {"time": span_text(parsed.base), "moves": parsed.moves}
-    then = ngettext(
-        "then %(time)s per %(moves)d move", "then %(time)s per %(moves)d moves", parsed.every
-    ) % {"time": span_text(parsed.extra), "moves": parsed.every}
+    first = ngettext("%(time)s for %(moves)d move", "%(time)s for %(moves)d moves", parsed.moves) % {
+        "time": span_text(parsed.base),
+        "moves": parsed.moves,
+    }
+    then = ngettext("then %(time)s per %(moves)d move", "then %(time)s per %(moves)d moves", parsed.every) % {
+        "time": span_text(parsed.extra),
+        "moves": parsed.every,
+    }
     # The norm is set and spoken of in seconds (rule 2i: "N = 60 s"), whatever its size.
     norm_text = gettext("norm %(time)s") % {"time": gettext("%(n)d s") % {"n": parsed.norm}}
     return f"{first}, {then}; {norm_text}"

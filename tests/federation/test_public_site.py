@@ -131,11 +131,11 @@ class PublicSiteTestCase(TestCase):
 
     def test_the_player_page_does_not_query_per_tournament(self):
         # The player, his ratings, his changes, his FIDE imports and applications, his penalties and
-        # his games (GCR's last game is stored with its rating).
-        with self.assertNumQueries(7):
+        # his games (GCR's last game is stored with its rating), and his mobile games.
+        with self.assertNumQueries(8):
             self.client.get(self.boy.get_absolute_url())
         services.rating_run(tournament_id=self.second.pk)
-        with self.assertNumQueries(7):
+        with self.assertNumQueries(8):
             self.client.get(self.boy.get_absolute_url())
 
     # --- Tournament pages -----------------------------------------------------------------------

@@ -38,8 +38,9 @@ def rerate_reason(monkeypatch):
     if "mobile" in RatingRequest.Reason.values:
         yield
         return
-    from ratings.services import rating_request
     from django.utils import timezone
+
+    from ratings.services import rating_request
 
     def rerate(game, since):
         rating_request(reason=RatingRequest.Reason.CORRECTION, since=timezone.localdate(since))

@@ -21,9 +21,9 @@ from tests.play.events_helpers import (  # noqa: F401 (game_route is an autouse 
     START,
     game_between,
     game_route,
-    rerate_reason,
     make_event,
     play,
+    rerate_reason,
 )
 from tests.players.factories import PlayerFactory
 
@@ -79,7 +79,10 @@ def test_it_scores_a_small_all_play_all_played_by_messages(small):
     assert marks[(a, d)] == ["*"] and marks[(d, a)] == ["*"]
     assert marks[(b, c)] == ["1"] and marks[(d, b)] == ["1"] and marks[(c, d)] == ["½"]
     assert rows[a.pk].cells[0] is None  # the diagonal
-    standing = [(row.player.family_name, str(row.points), row.played, str(row.sonneborn_berger), row.place) for row in page["standings"]]
+    standing = [
+        (row.player.family_name, str(row.points), row.played, str(row.sonneborn_berger), row.place)
+        for row in page["standings"]
+    ]
     assert standing == [
         ("Alpha", "3/2", 2, "3/2", "1–2"),
         ("Delta", "3/2", 2, "3/2", "1–2"),
@@ -92,7 +95,7 @@ def test_it_scores_a_small_all_play_all_played_by_messages(small):
 
 
 def test_it_shows_the_crosstable_with_scores_links_and_the_tie_break(client, small):
-    event, (a, b, c, d), open_game = small
+    event, _, open_game = small
     response = client.get(reverse("play:event", args=[event.code]))
     html = response.content.decode()
     assert response.status_code == 200
@@ -113,7 +116,7 @@ def test_it_shows_the_crosstable_with_scores_links_and_the_tie_break(client, sma
 
 
 def test_the_live_part_stops_polling_when_every_game_is_over(client, small):
-    event, (a, b, c, d), open_game = small
+    event, _, open_game = small
     live = client.get(reverse("play:event_live", args=[event.code]))
     assert live.status_code == 200 and b"every 15s" in live.content and b"<html" not in live.content
     play(open_game, [("black", "RESIGN")], start=START + datetime.timedelta(hours=1))

@@ -130,6 +130,6 @@ def test_file_names_and_durations():
     assert pgn.filename("…") == "games.pgn"
     assert pgn.duration(270) == "0:04:30"
     assert pgn.duration(90_061) == "25:01:01"
-    assert pgn.instant(datetime.datetime(2026, 5, 1, 13, 5, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=3)))) == (
-        "2026-05-01T10:05:30Z"
-    )
+    assert pgn.instant(
+        datetime.datetime(2026, 5, 1, 13, 5, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=3)))
+    ) == ("2026-05-01T10:05:30Z")

@@ -30,7 +30,9 @@ def claimed(game, *, protest=True):
     """File the claim against White by a sweep; White protests it and Black declares a delay."""
     services.games_sweep(now=FILED + datetime.timedelta(seconds=1))
     if protest:
-        assert send(game, "white", "PROTEST my phone was dead", FILED + datetime.timedelta(hours=1)).applied == "protest"
+        assert (
+            send(game, "white", "PROTEST my phone was dead", FILED + datetime.timedelta(hours=1)).applied == "protest"
+        )
     assert send(game, "black", "DELAY 30", FILED + datetime.timedelta(hours=2)).applied == "delay"
     game.refresh_from_db()
     return game
@@ -53,7 +55,7 @@ def desk(users):
 
 
 def test_it_lists_the_tds_claims_and_notices(client, users, desk):
-    event, game = desk
+    _, game = desk
     client.force_login(users["td"])
     html = client.get(reverse("play:td")).content.decode()
     row = html[html.index(f'id="claim-{game.code}-white-1"') :]
@@ -71,24 +73,24 @@ def test_it_lists_the_tds_claims_and_notices(client, users, desk):
 
 
 def test_the_list_loads_only_games_with_something_for_the_td(users, desk):
-    event, game = desk
+    _, game = desk
     quiet = make_event(users["td"], 4, code="quiet")
     assert quiet.games.count() == 6
     assert [g.pk for g in event_selectors.td_games(users["td"], now=FILED)] == [game.pk]
 
 
 def test_another_td_sees_only_his_own_events(client, users, desk):
-    event, game = desk
+    _, game = desk
     client.force_login(users["other_td"])
     response = client.get(reverse("play:td"))
     assert response.status_code == 200
     html = response.content.decode()
-    assert game.code not in html, html[html.find(game.code) - 300 : html.find(game.code) + 50]
-    assert "No time claim waits" in html, html[html.find("claims-section") : html.find("notices-section")]
+    assert game.code not in html
+    assert "No time claim waits" in html and "No message for the TD." in html
 
 
 def test_staff_see_every_game_including_challenge_games(client, users, desk):
-    event, game = desk
+    _, game = desk
     challenge = services.game_create(white=PlayerFactory(), black=PlayerFactory(), start=START)
     claimed(challenge, protest=False)
     for who in ("staff", "admin"):
@@ -126,7 +128,7 @@ def decide(client, game, decision, **extra):
 
 
 def test_the_td_upholds_a_claim_and_the_result_follows(client, users, desk):
-    event, game = desk
+    _, game = desk
     client.force_login(users["td"])
     response = decide(client, game, "upheld", reason="no evidence of a failure")
     assert f"Claim upheld in game #{game.code}: the result is 0-1." in response.content.decode()
@@ -144,7 +146,7 @@ def test_the_td_upholds_a_claim_and_the_result_follows(client, users, desk):
 
 
 def test_the_td_dismisses_a_claim_with_no_further_claim_in_the_period(client, users, desk):
-    event, game = desk
+    _, game = desk
     client.force_login(users["td"])
     response = decide(client, game, "dismissed", no_further="on")
     assert f"Claim dismissed in game #{game.code}: play goes on." in response.content.decode()
@@ -158,7 +160,7 @@ def test_the_td_dismisses_a_claim_with_no_further_claim_in_the_period(client, us
 
 @pytest.mark.parametrize("who", ["other_td", "player"])
 def test_only_the_events_td_or_staff_may_decide(client, users, desk, who):
-    event, game = desk
+    _, game = desk
     client.force_login(users[who])
     response = client.post(
         reverse("play:td_decide"), {"game": game.code, "against": "white", "ply": "1", "decision": "upheld"}
@@ -173,7 +175,7 @@ def test_only_the_events_td_or_staff_may_decide(client, users, desk, who):
 
 
 def test_a_decision_on_no_such_claim_is_refused_with_the_reason(client, users, desk):
-    event, game = desk
+    _, game = desk
     client.force_login(users["td"])
     response = decide(client, game, "upheld", ply="3")
     assert f"No such claim in game #{game.code}." in response.content.decode()
@@ -185,7 +187,7 @@ def test_a_decision_on_no_such_claim_is_refused_with_the_reason(client, users, d
 def test_the_decision_needs_a_post_with_csrf(users, desk):
     from django.test import Client
 
-    event, game = desk
+    _, game = desk
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["td"])
     assert client.get(reverse("play:td_decide")).status_code == 405
