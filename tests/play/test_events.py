@@ -315,3 +315,10 @@ def test_the_player_page_shows_his_mobile_games_in_one_query(client, td):
 def test_a_player_without_mobile_games_has_no_such_section(client):
     html = client.get(PlayerFactory().get_absolute_url()).content.decode()
     assert "player-mobile-games" not in html
+
+
+def test_the_event_page_speaks_russian(client, td):
+    event = make_event(td, 2, code="ru")
+    html = client.get(reverse("play:event", args=[event.code]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "3 ч на 30 ходов, затем 20 мин на каждые 10 ходов; норматив 60 с" in html
+    assert "Главный судья" in html and "Зоннеборн" in html
