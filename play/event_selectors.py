@@ -235,7 +235,3 @@ def _move_label(ply: int) -> str:
     """Ply 23 is "12." (White's 12th move), ply 24 "12…"."""
     number = clock.move_of_ply(ply)
     return f"{number}." if clock.color_of_ply(ply) == clock.WHITE else f"{number}…"
-
-
-def load_value(game: MobileGame):
-    return state.load(game)

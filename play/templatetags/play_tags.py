@@ -67,12 +67,12 @@ def clock_figure(secs) -> str:
     return f"{sign}{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
 
 
-@register.inclusion_tag("play/events_player_games.html", takes_context=True)
-def mobile_games(context, player):
+@register.inclusion_tag("play/events_player_games.html")
+def mobile_games(player):
     """The player's latest 20 mobile games, read in one query."""
     from play.event_selectors import player_mobile_games
 
-    return {"player": player, "mobile_games": player_mobile_games(player), "request": context.get("request")}
+    return {"player": player, "mobile_games": player_mobile_games(player)}
 
 
 RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "*": "*"}

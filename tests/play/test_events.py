@@ -322,3 +322,35 @@ def test_the_event_page_speaks_russian(client, td):
     html = client.get(reverse("play:event", args=[event.code]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "3 ч на 30 ходов, затем 20 мин на каждые 10 ходов; норматив 60 с" in html
     assert "Главный судья" in html and "Зоннеборн" in html
+
+
+def test_the_admin_shows_mobile_chess_read_mostly(client, td, personas):
+    event = make_event(td, 2)
+    game = play(event.games.get(), FOOLS_MATE)
+    client.force_login(personas["admin"])
+    for model in ("mobileevent", "mobilegame", "transmission", "channeladdress", "entry"):
+        response = client.get(f"/admin/play/{model}/")
+        assert response.status_code == (404 if model == "entry" else 200), model  # entries: inline only
+    assert client.get(f"/admin/play/mobileevent/{event.pk}/change/").status_code == 200
+    assert client.get(f"/admin/play/mobilegame/{game.pk}/change/").status_code == 200
+    assert client.get("/admin/play/mobileevent/add/").status_code == 403  # /play/events/new/ creates them
+    assert client.get("/admin/play/transmission/add/").status_code == 403
+    # The event's name and TD may be edited; its control may not (the games copied it).
+    data = {
+        "name": "Renamed",
+        "td": td.pk,
+        "appeals_chair": "",
+        "control": "60/1+0/1",
+        "entries-TOTAL_FORMS": "2",
+        "entries-INITIAL_FORMS": "2",
+        "entries-MIN_NUM_FORMS": "0",
+        "entries-MAX_NUM_FORMS": "1000",
+    }
+    for i, entry in enumerate(event.entries.order_by("pk")):
+        data[f"entries-{i}-id"] = entry.pk
+        data[f"entries-{i}-event"] = event.pk
+        data[f"entries-{i}-referee"] = ""
+    response = client.post(f"/admin/play/mobileevent/{event.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    event.refresh_from_db()
+    assert event.name == "Renamed" and event.control == "10800/30+1200/10"
