@@ -100,7 +100,7 @@ class MobileGame(models.Model):
         FINISHED = "finished", _("finished")
         ANNULLED = "annulled", _("annulled")
 
-    code = models.CharField(_("code"), max_length=12, unique=True)
+    code = models.CharField(_("code"), max_length=24, unique=True)
     event = models.ForeignKey(MobileEvent, models.PROTECT, null=True, blank=True, related_name="games")
     white = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_white")
     black = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_black")
@@ -219,7 +219,7 @@ class Transmission(models.Model):
     error = models.TextField(blank=True)
 
     class Meta:
-        ordering = ("game", "id")
+        ordering = ("id",)
         indexes = [
             models.Index(fields=["delivery"], condition=Q(delivery="pending"), name="play_outbox_pending"),
             models.Index(fields=["game", "direction", "id"], name="play_record_order"),
