@@ -92,8 +92,9 @@ def test_it_refuses_a_bad_control_an_unknown_opponent_and_a_second_open_challeng
 
 def test_it_refuses_a_user_who_plays_as_nobody(client, cast):
     client.force_login(cast["other"])
-    page = client.post(reverse("play:challenges"), {"challenger": cast["a"].pk, "opponent_id": cast["b"].federation_id,
-                                                   "side": "white", "control": "10800/30+1200/10", "norm": 60})  # fmt: skip
+    data = {"challenger": cast["a"].pk, "opponent_id": cast["b"].federation_id, "side": "white",
+            "control": "10800/30+1200/10", "norm": 60}  # fmt: skip
+    page = client.post(reverse("play:challenges"), data)
     assert page.status_code == 200 and not Challenge.objects.exists()
     assert "link your account" in page.content.decode()
 
