@@ -300,6 +300,9 @@ RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimu
 
 # Mobile chess (play/). A challenge game outside events is rated with W = 250 (spec, Decision).
 PLAY_CHALLENGE_WEIGHT = env_int("PLAY_CHALLENGE_WEIGHT", 250, minimum=1)
+# The federation's duty TD (a username): rules on the claims of challenge games, which have no
+# event and so no TD of their own. Empty: staff do.
+PLAY_DUTY_TD_USERNAME = env_str("PLAY_DUTY_TD_USERNAME", "")
 # Where each channel's outbound messages go. The console channel prints and logs, so a bare
 # machine needs no gateway; SMS and Telegram replace their entries when configured.
 PLAY_CHANNEL_BACKENDS = {

@@ -100,7 +100,7 @@ class MobileGame(models.Model):
         FINISHED = "finished", _("finished")
         ANNULLED = "annulled", _("annulled")
 
-    code = models.CharField(_("code"), max_length=12, unique=True)
+    code = models.CharField(_("code"), max_length=24, unique=True)
     event = models.ForeignKey(MobileEvent, models.PROTECT, null=True, blank=True, related_name="games")
     white = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_white")
     black = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_black")
@@ -219,7 +219,7 @@ class Transmission(models.Model):
     error = models.TextField(blank=True)
 
     class Meta:
-        ordering = ("game", "id")
+        ordering = ("id",)
         indexes = [
             models.Index(fields=["delivery"], condition=Q(delivery="pending"), name="play_outbox_pending"),
             models.Index(fields=["game", "direction", "id"], name="play_record_order"),
@@ -234,3 +234,44 @@ class Transmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.direction} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Challenge(models.Model):
+    """A challenge game offered by one player to another outside events (spec, Who and what):
+    played only when the opponent accepts; rated with W = 250, under the duty TD."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    class Side(models.TextChoices):
+        WHITE = "white", _("White")
+        BLACK = "black", _("Black")
+        RANDOM = "random", _("drawn by lot")
+
+    challenger = models.ForeignKey("players.Player", models.CASCADE, related_name="challenges_made")
+    opponent = models.ForeignKey("players.Player", models.CASCADE, related_name="challenges_received")
+    side = models.CharField(_("challenger plays"), max_length=6, choices=Side.choices, default=Side.RANDOM)
+    control = models.CharField(_("time control"), max_length=40, default=DEFAULT_CONTROL)
+    norm = models.PositiveIntegerField(_("transmission norm, seconds"), default=60)
+    note = models.CharField(_("message to the opponent"), max_length=300, blank=True)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+")
+    answered_at = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(MobileGame, models.SET_NULL, null=True, blank=True, related_name="challenge")
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        constraints = [
+            models.CheckConstraint(condition=~Q(challenger=models.F("opponent")), name="play_challenge_two_players"),
+            models.UniqueConstraint(
+                fields=["challenger", "opponent"], condition=Q(status="open"), name="play_one_open_challenge_per_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.opponent} ({self.status})"

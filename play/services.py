@@ -174,25 +174,30 @@ def message_receive(
 
 
 def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | None, str | None]:
-    """The game a message is for, locked; or None with the reason told to the sender."""
-    mine = MobileGame.objects.filter(Q(white=player) | Q(black=player)).exclude(status=MobileGame.Status.ANNULLED)
+    """The game a message is for, locked (with its players, whom the replies name); or None with
+    the reason told to the sender. One query in the common case: the tag's game, or his open ones."""
+    mine = (
+        MobileGame.objects.filter(Q(white=player) | Q(black=player))
+        .exclude(status=MobileGame.Status.ANNULLED)
+        .select_related("white", "black")
+    )
+    locked = mine.select_for_update(of=("self",))
     tag = parse_message(text).game or game_code
     if tag:
-        game = mine.select_for_update().filter(code__iexact=tag).first()
+        game = locked.filter(code__iexact=tag).first()
         return (game, None) if game else (None, f"No game #{tag.upper()} of yours.")
-    open_ids = list(mine.filter(status=MobileGame.Status.OPEN).values_list("pk", flat=True)[:2])
-    if len(open_ids) == 1:
-        return mine.select_for_update().get(pk=open_ids[0]), None
-    if len(open_ids) > 1:
-        codes = ", ".join(
-            f"#{c}" for c in mine.filter(status=MobileGame.Status.OPEN).order_by("code").values_list("code", flat=True)
+    # Locking a second open game for the moment it takes to say "which one?" is harmless.
+    open_games = list(locked.filter(status=MobileGame.Status.OPEN).order_by("pk")[:2])
+    if len(open_games) == 1:
+        return open_games[0], None
+    if open_games:
+        codes = mine.filter(status=MobileGame.Status.OPEN).order_by("code").values_list("code", flat=True)
+        return None, "You play several games: start your message with its code ({}).".format(
+            ", ".join(f"#{c}" for c in codes)
         )
-        return None, f"You play several games: start your message with its code ({codes})."
     # No open game: the latest one, so a protest after the end still reaches its claim.
-    last = mine.order_by("-finished_at", "-pk").values_list("pk", flat=True).first()
-    if last is None:
-        return None, "You have no game."
-    return mine.select_for_update().get(pk=last), None
+    last = locked.order_by("-finished_at", "-pk").first()
+    return (last, None) if last else (None, "You have no game.")
 
 
 def _receive(player, channel, sender, text, arrival, sent, external_id, game_code) -> Receipt:
@@ -229,24 +234,33 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
 def _commit(game: MobileGame, value: machine.Game, send) -> list[Transmission]:
     """Store the new value on the locked row, write the outbox, and on commit deliver it and (if
     the result changed) ask for a re-rating from the finishing moment."""
-    before = (game.result, game.finished_at, game.status)
-    state.store(game, value)
+    moment = _store(game, value)
     game.save()
-    replies = [_outbound(game, item) for item in send]
-    after = (game.result, game.finished_at, game.status)
-    if replies:
-        ids = [r.pk for r in replies]
-        transaction.on_commit(lambda: _deliver_later(ids))
-    if after != before and (before[1] is not None or after[1] is not None):
-        moments = [m for m in (before[1], after[1]) if m is not None]
-        _rerate(game, min(moments))
+    replies = Transmission.objects.bulk_create([_outbound(game, item) for item in send])
+    _after_commit(replies, [(game, moment)] if moment else [])
     return replies
 
 
-def _rerate(game: MobileGame, since: datetime.datetime) -> None:
-    from ratings.services import rating_request
+def _store(game: MobileGame, value: machine.Game) -> datetime.datetime | None:
+    """Put the value on the row; the moment to re-rate from when the result changed, else None."""
+    before = (game.result, game.finished_at, game.status)
+    state.store(game, value)
+    after = (game.result, game.finished_at, game.status)
+    if after == before:
+        return None
+    moments = [m for m in (before[1], after[1]) if m is not None]
+    return min(moments) if moments else None
 
-    rating_request(reason=f"mobile game #{game.code}", since=timezone.localdate(since))
+
+def _after_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
+    if replies:
+        ids = [r.pk for r in replies]
+        transaction.on_commit(lambda: _deliver_later(ids))
+    if rerate:
+        from ratings.services import rating_request
+
+        since = min(moment for _, moment in rerate)
+        rating_request(reason="mobile", since=timezone.localdate(since))
 
 
 def _address(game: MobileGame, color: str) -> tuple[str, str]:
@@ -256,20 +270,27 @@ def _address(game: MobileGame, color: str) -> tuple[str, str]:
 
 
 def _outbound(game: MobileGame, item: machine.Outbound) -> Transmission:
+    """The outbox row (unsaved) of one message the machine sends."""
     if item.to == machine.TD:
         # The TD reads his list on the site (the desk); it is recorded like any transmission.
-        return _write_out(game, None, Channel.WEB, "td", item.kind, item.data, item.at, party="td")
+        return _out_row(game, None, Channel.WEB, "td", item.kind, item.data, item.at, party="td")
     channel, address = _address(game, item.to)
-    return _write_out(game, game.player_of(item.to), channel, address, item.kind, item.data, item.at, party=item.to)
+    return _out_row(game, game.player_of(item.to), channel, address, item.kind, item.data, item.at, party=item.to)
 
 
 def _write_out(game, player, channel, address, kind, data, at, party: str = "") -> Transmission:
+    row = _out_row(game, player, channel, address, kind, data, at, party)
+    row.save()
+    return row
+
+
+def _out_row(game, player, channel, address, kind, data, at, party: str = "") -> Transmission:
     if not party and game is not None and player is not None:
         party = game.color_of(player.pk) or ""
     text = render(kind, data)
     if game is not None:
         text = f"#{game.code} {text}"
-    return Transmission.objects.create(
+    return Transmission(
         game=game,
         player=player,
         direction=Transmission.Direction.OUT,
@@ -334,29 +355,46 @@ def outbox_sweep(*, older_than: datetime.timedelta = datetime.timedelta(seconds=
 
 
 def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> int:
-    """One pass of the sweeper: every game whose next due moment has passed (indexed) is advanced
-    to `now` under its row lock (games another worker holds are left to it). Returns how many
-    games it advanced."""
+    """One pass of the sweeper: every game whose next due moment has passed (one indexed query)
+    is advanced to `now`. Games are taken a batch at a time under row locks, skipping those
+    another worker or a message holds (they are advanced by that message, or the next pass);
+    each batch is one transaction with one bulk update and one bulk insert of the outbox.
+    Returns how many games it advanced."""
     now = now or timezone.now()
     done = 0
+    seen: set[int] = set()
     while True:
-        due = list(
-            MobileGame.objects.filter(next_due__lt=now).order_by("next_due").values_list("pk", flat=True)[:batch]
-        )
-        if not due:
-            return done
-        progressed = False
-        for pk in due:
-            with transaction.atomic():
-                game = MobileGame.objects.select_for_update(skip_locked=True).filter(pk=pk, next_due__lt=now).first()
-                if game is None:
-                    continue
+        with transaction.atomic():
+            games = list(
+                MobileGame.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("white", "black")
+                .filter(next_due__lt=now)
+                .exclude(pk__in=seen)
+                .order_by("next_due")[:batch]
+            )
+            if not games:
+                return done
+            rows, rerate = [], []
+            for game in games:
+                seen.add(game.pk)
                 value, send = machine.advance(state.load(game), now)
-                _commit(game, value, send)
-                done += 1
-                progressed = True
-        if not progressed or len(due) < batch:
+                moment = _store(game, value)
+                game.updated_at = timezone.now()  # bulk_update does not apply auto_now
+                if moment is not None:
+                    rerate.append((game, moment))
+                rows.extend(_outbound(game, item) for item in send)
+            MobileGame.objects.bulk_update(games, SWEPT_FIELDS)
+            replies = Transmission.objects.bulk_create(rows)
+            _after_commit(replies, rerate)
+            done += len(games)
+        if len(games) < batch:
             return done
+
+
+SWEPT_FIELDS = (
+    "state", "rules_version", "result", "termination", "plies", "next_due", "status", "finished_at", "on_move",
+    "on_move_since", "updated_at",
+)  # fmt: skip
 
 
 # --- the TD's rulings ---------------------------------------------------------------------------

@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
             name='MobileGame',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=12, unique=True, verbose_name='code')),
+                ('code', models.CharField(max_length=24, unique=True, verbose_name='code')),
                 ('start', models.DateTimeField(verbose_name='start')),
                 ('control', models.CharField(default='10800/30+1200/10', max_length=40, verbose_name='time control')),
                 ('norm', models.PositiveIntegerField(default=60, verbose_name='transmission norm, seconds')),
@@ -93,7 +93,7 @@ class Migration(migrations.Migration):
                 ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='players.player')),
             ],
             options={
-                'ordering': ('game', 'id'),
+                'ordering': ('id',),
             },
         ),
         migrations.CreateModel(

@@ -139,8 +139,11 @@ class TestMessages:
         assert self.game.transmissions.filter(direction="out", kind="reminder", party="white").count() == 1
 
     def test_it_marks_outbound_messages_sent_through_the_console(self, django_capture_on_commit_callbacks, settings):
-        with django_capture_on_commit_callbacks(execute=True):
+        with django_capture_on_commit_callbacks() as callbacks:
             receipt = self.send(self.white, "1. e4", 5)
+        assert len(callbacks) == 1  # the delivery is queued after the commit, not before
+        for row in receipt.replies:  # what the queued task does, here without a worker
+            assert services.outbound_deliver(row.pk)
         # White wrote on the console, so his acknowledgement is printed there; Black has not written
         # yet, so his copy waits on the game page (the web channel).
         printed = settings.PLAY_CONSOLE_STREAM.getvalue()
