@@ -3,14 +3,15 @@
 Events are created on /play/events/new/ (play.services.event_create pairs them); games change
 only through the message service and the TD's rulings, which keep the machine's snapshot, the
 continuous record and the ratings in step: so games, the record and channel identities are
-read-only here. What an admin may edit by hand is what nothing derives from: an event's name,
-its TD and appeals chairman, and the referee of an entry.
+read-only here, as are challenges (answered on their own page). What an admin may edit by hand
+is what nothing derives from: an event's name, its TD and appeals chairman, and the referee of
+an entry.
 """
 
 from django.contrib import admin
 
 from federation.admin_base import ReadOnlyAdmin
-from play.models import ChannelAddress, Entry, MobileEvent, MobileGame, Transmission
+from play.models import Challenge, ChannelAddress, Entry, MobileEvent, MobileGame, Transmission
 
 
 class EntryInline(admin.TabularInline):
@@ -69,3 +70,11 @@ class ChannelAddressAdmin(ReadOnlyAdmin):
     list_filter = ["channel"]
     search_fields = ["address", "player__family_name", "player__federation_id"]
     list_select_related = ["player"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    list_display = ["challenger", "opponent", "status", "side", "control", "created_at", "game"]
+    list_filter = ["status"]
+    search_fields = ["challenger__family_name", "opponent__family_name"]
+    list_select_related = ["challenger", "opponent", "game"]

@@ -160,9 +160,9 @@ def oversees_all(user) -> bool:
 
 
 def is_duty_td(user) -> bool:
-    """The federation's duty TD (settings.PLAY_DUTY_TD_USERNAME, when the project sets it) directs
-    the challenge games, which belong to no event."""
-    name = getattr(settings, "PLAY_DUTY_TD_USERNAME", "")
+    """The federation's duty TD (settings.PLAY_DUTY_TD_USERNAME; none when empty) directs the
+    challenge games, which belong to no event."""
+    name = settings.PLAY_DUTY_TD_USERNAME
     return bool(name and user.is_authenticated and user.get_username() == name)
 
 

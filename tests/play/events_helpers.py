@@ -27,28 +27,6 @@ def game_route(settings):
     yield
 
 
-@pytest.fixture(autouse=True)
-def rerate_reason(monkeypatch):
-    """On this branch play.services asks for a re-rating with the reason "mobile game #CODE",
-    longer than RatingRequest.reason's 12 characters and not one of its choices (PostgreSQL refuses
-    it; SQLite does not check). The timeline branch adds the "mobile" reason; until it is merged
-    the request is written with the closest existing reason, so a finished game can be stored."""
-    from ratings.models import RatingRequest
-
-    if "mobile" in RatingRequest.Reason.values:
-        yield
-        return
-    from django.utils import timezone
-
-    from ratings.services import rating_request
-
-    def rerate(game, since):
-        rating_request(reason=RatingRequest.Reason.CORRECTION, since=timezone.localdate(since))
-
-    monkeypatch.setattr(services, "_rerate", rerate)
-    yield
-
-
 def make_event(td, players: int | list = 4, *, code="spring", name="Spring by SMS", **fields) -> MobileEvent:
     roster = players if isinstance(players, list) else [PlayerFactory() for _ in range(players)]
     fields = {"pairing": MobileEvent.Pairing.ALL_PLAY_ALL, "start": START, **fields}

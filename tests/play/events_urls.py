@@ -8,15 +8,12 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from federation import urls as site
-from play import urls_events, urls_game
+from play import urls as play_urls
 
 
 def _game(request, code):
     return HttpResponse(code, content_type="text/plain")
 
 
-play_patterns = (
-    [*urls_game.urlpatterns, path("games/<str:code>/", _game, name="game"), *urls_events.urlpatterns],
-    "play",
-)
+play_patterns = ([*play_urls.urlpatterns, path("games/<str:code>/", _game, name="game")], "play")
 urlpatterns = [p for p in site.urlpatterns if str(p.pattern) != "play/"] + [path("play/", include(play_patterns))]

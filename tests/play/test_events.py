@@ -23,7 +23,6 @@ from tests.play.events_helpers import (  # noqa: F401 (game_route is an autouse 
     game_route,
     make_event,
     play,
-    rerate_reason,
 )
 from tests.players.factories import PlayerFactory
 
@@ -328,7 +327,7 @@ def test_the_admin_shows_mobile_chess_read_mostly(client, td, personas):
     event = make_event(td, 2)
     game = play(event.games.get(), FOOLS_MATE)
     client.force_login(personas["admin"])
-    for model in ("mobileevent", "mobilegame", "transmission", "channeladdress", "entry"):
+    for model in ("mobileevent", "mobilegame", "transmission", "channeladdress", "challenge", "entry"):
         response = client.get(f"/admin/play/{model}/")
         assert response.status_code == (404 if model == "entry" else 200), model  # entries: inline only
     assert client.get(f"/admin/play/mobileevent/{event.pk}/change/").status_code == 200

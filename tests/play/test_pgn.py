@@ -17,7 +17,6 @@ from tests.play.events_helpers import (  # noqa: F401 (autouse fixtures)
     game_route,
     make_event,
     play,
-    rerate_reason,
 )
 from tests.players.factories import PlayerFactory
 

@@ -21,7 +21,7 @@ def grant(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("play", "0001_initial"),
+        ("play", "0002_challenges"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
     ]
