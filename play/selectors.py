@@ -241,7 +241,5 @@ def my_games(user, *, now: datetime.datetime) -> dict:
     done = games.exclude(status=MobileGame.Status.OPEN).defer("state").order_by("-finished_at", "-pk")
     for game in done[:FINISHED_SHOWN]:
         color = Color.WHITE if game.white_id in mine else Color.BLACK
-        finished.append(
-            MyGame(game=game, color=color, opponent=game.player_of(clock.opponent(color)), on_move=False)
-        )
+        finished.append(MyGame(game=game, color=color, opponent=game.player_of(clock.opponent(color)), on_move=False))
     return {"players": players, "on_move": on_move, "waiting": waiting, "finished": finished}

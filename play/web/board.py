@@ -37,7 +37,9 @@ def _attributes(match: re.Match) -> str:
     return f"{tag[:end].rstrip()} {' '.join(added)} {tag[end:]}".replace("  ", " ")
 
 
-def svg(board: chess.Board, *, lastmove: chess.Move | None = None, flipped: bool = False, label: str = "") -> SafeString:
+def svg(
+    board: chess.Board, *, lastmove: chess.Move | None = None, flipped: bool = False, label: str = ""
+) -> SafeString:
     """The position of `board` from White's side, or Black's when `flipped`; the last move's
     squares highlighted, the king in check marked. Sized by CSS (a viewBox, no width)."""
     check = board.king(board.turn) if board.is_check() else None

@@ -177,7 +177,9 @@ def game_board(request, code: str):
     """The board after any ply with the replay buttons (htmx swaps it into the page)."""
     game = selectors.game_by_code(code)
     view = selectors.game_view(game, user=request.user, now=timezone.now())
-    return render(request, "play/game_board.html", {"game": game, "view": view, **_board_context(view, _ply(request, view))})
+    return render(
+        request, "play/game_board.html", {"game": game, "view": view, **_board_context(view, _ply(request, view))}
+    )
 
 
 def _acting_color(request, game: MobileGame, wanted: str | None) -> str:

@@ -166,7 +166,9 @@ def test_it_refuses_someone_elses_game_and_stores_nothing(client, world):
     client.force_login(world.stranger)
     assert send(client, world, "e4").status_code == 403
     assert send(client, world, "e4", color="white").status_code == 403
-    assert client.post(reverse("play:conditional", args=[world.game.code]), {"lines": "1... e5 2. Nf3"}).status_code == 403
+    assert (
+        client.post(reverse("play:conditional", args=[world.game.code]), {"lines": "1... e5 2. Nf3"}).status_code == 403
+    )
     assert 'id="move-form"' not in client.get(world.url).content.decode()
     assert Transmission.objects.count() == 0
 
@@ -267,7 +269,7 @@ def test_it_stops_polling_once_the_game_is_finished(client, world):
     page = client.get(world.url).content.decode()
     assert 'hx-trigger="every 5s"' in page
     play(world, world.white, "RESIGN")
-    version, still_open = selectors.game_version(world.game.code)
+    _version, still_open = selectors.game_version(world.game.code)
     assert not still_open
     fragment = client.get(reverse("play:live", args=[world.game.code])).content.decode()
     assert "hx-trigger" not in fragment and 'id="result">0-1<' in fragment
