@@ -87,3 +87,11 @@ def reply_title(kind) -> str:
 @register.filter
 def claim_status(status) -> str:
     return CLAIM_STATUS.get(status, status)
+
+
+@register.filter
+def side(color) -> str:
+    """"white" / "black" as the reader's word for the colour."""
+    from play.models import Color
+
+    return Color(color).label if color in Color.values else color

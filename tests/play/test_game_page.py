@@ -364,3 +364,11 @@ def test_it_sends_the_public_to_log_in_for_my_games(client):
 def test_it_tells_an_account_without_a_player_how_to_link_one(client, world):
     client.force_login(world.stranger)
     assert "Your account plays as no player yet." in client.get(reverse("play:mine")).content.decode()
+
+
+def test_it_shows_the_page_in_russian(client, world):
+    client.force_login(world.player)
+    send(client, world, "Ke3", color="white")
+    html = client.get(world.url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Ход белых." in html and "Ваш ход или команда" in html
+    assert "Возвращено: невозможный ход." in html
