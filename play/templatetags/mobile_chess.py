@@ -91,7 +91,7 @@ def claim_status(status) -> str:
 
 @register.filter
 def side(color) -> str:
-    """"white" / "black" as the reader's word for the colour."""
+    """The colour ("white", "black") in the reader's language."""
     from play.models import Color
 
     return Color(color).label if color in Color.values else color

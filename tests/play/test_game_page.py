@@ -260,6 +260,9 @@ def test_it_answers_an_idle_poll_with_204_in_one_query(client, world, django_ass
     assert idle.status_code == 204 and idle.content == b""
     with django_assert_max_num_queries(1):
         assert client.get(live, HTTP_IF_NONE_MATCH=f'"{version}"').status_code == 304
+    client.force_login(world.player)  # a player's idle poll reads neither his session nor his account
+    with django_assert_max_num_queries(1):
+        assert client.get(live, {"v": version}).status_code == 204
     play(world, world.white, "1. e4")
     changed = client.get(live, {"v": version})
     assert changed.status_code == 200 and "Black to move." in changed.content.decode()
@@ -372,3 +375,29 @@ def test_it_shows_the_page_in_russian(client, world):
     html = client.get(world.url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Ход белых." in html and "Ваш ход или команда" in html
     assert "Возвращено: невозможный ход." in html
+
+
+def test_it_lets_a_parent_of_both_players_choose_the_side(client, world, django_user_model):
+    parent = account(django_user_model, "parent_of_both")
+    for child in (world.white, world.black):
+        request = player_services.link_request(user=parent, relation="parent", player=child)
+        player_services.link_decide(link=request, admin=world.admin, confirm=True)
+    client.force_login(parent)
+    page = client.get(world.url).content.decode()
+    assert '<select id="move-color" name="color">' in page
+    assert send(client, world, "e4").status_code == 403  # which side? nothing is guessed
+    send(client, world, "e4", color="white")
+    send(client, world, "e5", color="black")
+    assert list(Transmission.objects.filter(direction="in").values_list("party", "text", "kind")) == [
+        ("white", "e4", "move"),
+        ("black", "1. e4 e5", "move"),
+    ]
+    rows = selectors.my_games(parent, now=timezone.now())
+    assert [(r.game.code, r.color) for r in rows["on_move"]] == [(world.game.code, "white")]
+
+
+def test_it_names_the_event_of_an_event_game(client, world, django_user_model):
+    td = account(django_user_model, "director")
+    event = MobileEvent.objects.create(code="spring", name="Spring mobile cup", td=td, start=world.start)
+    MobileGame.objects.filter(pk=world.game.pk).update(event=event)
+    assert "Spring mobile cup" in client.get(world.url).content.decode()
