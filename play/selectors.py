@@ -12,6 +12,7 @@ import datetime
 from dataclasses import dataclass, field
 
 import chess
+from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
@@ -56,10 +57,14 @@ def colors_of(user, game: MobileGame) -> tuple[str, ...]:
 
 def may_see_record(user, game: MobileGame) -> bool:
     """The continuous record holds the players' addresses: the federation's staff (admins) and the
-    event's TD only."""
+    game's TD only (the event's, or the duty TD for a challenge game)."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     if game.event_id and game.event.td_id == user.pk:
+        return True
+    # A challenge game has no event: the federation's duty TD rules on it (settings).
+    duty = settings.PLAY_DUTY_TD_USERNAME
+    if not game.event_id and duty and user.get_username() == duty:
         return True
     from tournaments.permissions import is_federation_admin
 

@@ -281,7 +281,7 @@ def test_it_stops_polling_once_the_game_is_finished(client, world):
 # --- the continuous record -------------------------------------------------------------------------
 
 
-def test_it_shows_the_continuous_record_to_staff_and_the_td_only(client, world, django_user_model):
+def test_it_shows_the_continuous_record_to_staff_and_the_td_only(client, world, django_user_model, settings):
     play(world, world.white, "1. e4")
     record = reverse("play:record", args=[world.game.code])
     assert client.get(record).status_code == 302  # the public logs in first
@@ -297,6 +297,11 @@ def test_it_shows_the_continuous_record_to_staff_and_the_td_only(client, world, 
     event = MobileEvent.objects.create(code="cup", name="Cup", td=td, start=world.start)
     MobileGame.objects.filter(pk=world.game.pk).update(event=event)
     client.force_login(td)
+    assert client.get(record).status_code == 200
+    # A challenge game (no event): the duty TD, when the federation names one.
+    MobileGame.objects.filter(pk=world.game.pk).update(event=None)
+    assert client.get(record).status_code == 403
+    settings.PLAY_DUTY_TD_USERNAME = "director"
     assert client.get(record).status_code == 200
 
 
