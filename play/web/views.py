@@ -197,11 +197,13 @@ def _acting_color(request, game: MobileGame, wanted: str | None) -> str:
     raise PermissionDenied(_("Choose the side you play."))
 
 
-def _deliver(request, game: MobileGame, color: str, text: str):
+def _deliver(request, game: MobileGame, color: str, text: str) -> bool:
+    """Send the text as the player of `color`; True when the machine replied to him (the page then
+    opens at its reply, which a phone must see first: a referral means the move was not played)."""
     tag = parse_message(text).game
     if tag and tag.upper() != game.code.upper():
         messages.error(request, _("This page sends to game #%(code)s only.") % {"code": game.code})
-        return
+        return False
     receipt = services.message_receive(
         channel="web",
         sender=str(game.player_of(color).federation_id),
@@ -209,9 +211,11 @@ def _deliver(request, game: MobileGame, color: str, text: str):
         arrival=timezone.now(),
         game_code=game.code,
     )
+    mine = [reply.pk for reply in receipt.replies if reply.party == color]
     stored = request.session.get(SESSION_REPLIES, {})
-    stored[game.code] = [reply.pk for reply in receipt.replies if reply.party == color]
+    stored[game.code] = mine
     request.session[SESSION_REPLIES] = stored
+    return bool(mine)
 
 
 @login_required
@@ -233,9 +237,9 @@ def game_send(request, code: str):
         text = compose(form.cleaned_data["text"], view.moves, color, draw_offer=form.cleaned_data["draw_offer"])
     if not text:
         messages.error(request, _("Type your move first."))
-    else:
-        _deliver(request, game, color, text)
-    return redirect(f"{game.get_absolute_url()}#play")
+        return redirect(f"{game.get_absolute_url()}#play")
+    replied = _deliver(request, game, color, text)
+    return redirect(f"{game.get_absolute_url()}#{'replies' if replied else 'play'}")
 
 
 @login_required
@@ -252,8 +256,8 @@ def game_conditional(request, code: str):
         raise PermissionDenied(_("This game was annulled."))
     lines = [" ".join(line.split()) for line in form.cleaned_data["lines"].replace(";", "\n").splitlines()]
     lines = [line.removeprefix("IF ").removeprefix("if ") for line in lines if line]
-    _deliver(request, game, color, "IF " + "; ".join(lines))
-    return redirect(f"{game.get_absolute_url()}#conditional")
+    replied = _deliver(request, game, color, "IF " + "; ".join(lines))
+    return redirect(f"{game.get_absolute_url()}#{'replies' if replied else 'conditional'}")
 
 
 @login_required

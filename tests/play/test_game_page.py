@@ -121,7 +121,7 @@ def test_it_highlights_the_last_move_and_replays_any_ply(client, world):
 def test_it_lets_a_linked_player_move_and_the_record_shows_it(client, world):
     client.force_login(world.player)
     response = send(client, world, "e4", color="white")
-    assert response.status_code == 302 and response["Location"] == f"{world.url}#play"
+    assert response.status_code == 302 and response["Location"] == f"{world.url}#replies"
     inbound = Transmission.objects.get(direction="in")
     assert (inbound.channel, inbound.party, inbound.text, inbound.kind) == ("web", "white", "e4", "move")
     page = client.get(world.url).content.decode()
