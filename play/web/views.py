@@ -97,7 +97,7 @@ def _board_context(view: selectors.GameView, ply: int) -> dict:
     }
 
 
-def _live_context(request, view: selectors.GameView, ply: int | None = None) -> dict:
+def _live_context(view: selectors.GameView, ply: int | None = None) -> dict:
     game = view.game
     viewer = view.viewer_colors
     top, bottom = (Color.WHITE, Color.BLACK) if view.flipped else (Color.BLACK, Color.WHITE)
@@ -114,7 +114,6 @@ def _live_context(request, view: selectors.GameView, ply: int | None = None) -> 
         "version": selectors.version_of(game.updated_at, game.plies),
         "poll_seconds": POLL_SECONDS,
         "may_accept_draw": bool(offer) and any(c != offer for c in viewer),
-        "may_claim_draw": view.on_move in viewer if view.on_move else False,
         **_board_context(view, view.plies if ply is None else ply),
     }
 
@@ -135,7 +134,7 @@ def game_page(request, code: str):
     colors = view.viewer_colors
     playing = bool(colors) and game.status == MobileGame.Status.OPEN and not view.value.over
     context = {
-        **_live_context(request, view, _ply(request, view)),
+        **_live_context(view, _ply(request, view)),
         "event_url": _event_url(game),
         "replies": _replies(request, game, colors),
         "playing": playing,
@@ -166,7 +165,7 @@ def game_live(request, code: str):
         return response
     game = selectors.game_by_code(code)
     view = selectors.game_view(game, user=request.user, now=timezone.now())
-    response = render(request, "play/game_live.html", {**_live_context(request, view), "oob": True})
+    response = render(request, "play/game_live.html", {**_live_context(view), "oob": True})
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response

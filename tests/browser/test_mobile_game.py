@@ -165,6 +165,9 @@ def test_two_phones_play_a_game_to_mate(browser, live_server, game):
         assert "Position after e4" in black.locator("#board-panel").inner_text()
         black.click("#board-panel .replay-last")
         black.wait_for_selector("#board-panel[data-ply='7'][data-latest]")
+        assert "ply=" not in black.url  # fetched by htmx, not by loading the page again
+        black.click("#record a.move-link >> text=Nc6")  # a move of the record shows its position
+        black.wait_for_selector("#board-panel[data-ply='4']")
         problems = white.console_problems + black.console_problems
         assert not problems, problems
     finally:
