@@ -132,6 +132,13 @@ class GameView:
         return conditional_lines(self.value, color)
 
 
+def moves_for_update(game: MobileGame) -> list[chess.Move]:
+    """The game's moves, its row locked until the caller's transaction ends (the move box writes
+    the repetition from them, and the message service then locks the same row again)."""
+    locked = MobileGame.objects.select_for_update().get(pk=game.pk)
+    return [m.move for m in state.load(locked).moves]
+
+
 def last_move_text(value: machine.Game) -> str | None:
     if not value.moves:
         return None

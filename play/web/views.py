@@ -17,6 +17,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
@@ -229,15 +230,18 @@ def game_send(request, code: str):
     if game.status == MobileGame.Status.ANNULLED:
         raise PermissionDenied(_("This game was annulled."))
     action = form.cleaned_data["action"]
-    if action in ACTIONS:
-        text = ACTIONS[action]
-    else:
-        view = selectors.game_view(game, now=timezone.now())
-        text = compose(form.cleaned_data["text"], view.moves, color, draw_offer=form.cleaned_data["draw_offer"])
+    # The row stays locked from reading the moves to storing the message, so the repetition the
+    # page writes is the one the message is judged against: no move of the opponent between.
+    with transaction.atomic():
+        if action in ACTIONS:
+            text = ACTIONS[action]
+        else:
+            moves = selectors.moves_for_update(game)
+            text = compose(form.cleaned_data["text"], moves, color, draw_offer=form.cleaned_data["draw_offer"])
+        replied = _deliver(request, game, color, text) if text else False
     if not text:
         messages.error(request, _("Type your move first."))
         return redirect(f"{game.get_absolute_url()}#play")
-    replied = _deliver(request, game, color, text)
     return redirect(f"{game.get_absolute_url()}#{'replies' if replied else 'play'}")
 
 
