@@ -406,3 +406,27 @@ def test_it_names_the_event_of_an_event_game(client, world, django_user_model):
     event = MobileEvent.objects.create(code="spring", name="Spring mobile cup", td=td, start=world.start)
     MobileGame.objects.filter(pk=world.game.pk).update(event=event)
     assert "Spring mobile cup" in client.get(world.url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("typed", "played", "color", "sent"),
+    [
+        ("e4", "", "white", "e4"),  # White's first move repeats nothing
+        ("e5", "e2e4", "black", "1. e4 e5"),
+        ("Nf3", "e2e4 e7e5", "white", "1... e5 2. Nf3"),  # White's own number written too
+        ("2. Nf3", "e2e4 e7e5", "white", "1... e5 2. Nf3"),
+        ("1... e5 2. Nf3", "e2e4 e7e5", "white", "1... e5 2. Nf3"),  # repeated already: unchanged
+        ("  e5   draw? ", "e2e4", "black", "1. e4 e5 draw?"),
+        ("Nf3", "e2e4", "white", "Nf3"),  # not his turn: sent as typed, the referral says why
+        ("resign", "e2e4", "black", "resign"),
+        ("#ABC e5", "e2e4", "black", "#ABC e5"),
+        ("", "e2e4", "black", ""),
+    ],
+)
+def test_it_composes_the_text_a_move_box_sends(typed, played, color, sent):
+    import chess
+
+    from play.web.compose import compose
+
+    moves = [chess.Move.from_uci(u) for u in played.split()]
+    assert compose(typed, moves, color) == sent
