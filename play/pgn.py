@@ -37,7 +37,7 @@ import chess
 import chess.pgn
 
 from play import state
-from play.rules import ending
+from play.rules import ending, texts
 
 CHALLENGE_EVENT = "Mobile challenge"
 
@@ -72,9 +72,8 @@ def termination(game, outcome: ending.Outcome) -> str:
 
 
 def duration(secs: int) -> str:
-    """4 min 30 s -> "0:04:30"; hours are not wrapped at 24."""
-    secs = max(0, int(secs))
-    return f"{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    """4 min 30 s -> "0:04:30"; hours are not wrapped at 24 (as the messages write it)."""
+    return texts.duration(max(0, int(secs)))
 
 
 def instant(moment: datetime.datetime) -> str:

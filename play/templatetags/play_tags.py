@@ -1,8 +1,9 @@
-"""Template tags of mobile chess: a time control written for people, clock figures, and the
-player page's section of mobile games (`{% load play_tags %}{% mobile_games player %}`).
+"""Template tags of mobile events: a time control written for people, a result as the site writes
+it, and the player page's section of mobile games (`{% load play_tags %}{% mobile_games player %}`).
 
 The player page lives in the players app, which must not import play: it reaches this section
-through the template tag library only, so the dependency stays play -> players.
+through the template tag library only, so the dependency stays play -> players. Clock figures,
+termination words and claim statuses are the game page's filters (mobile_chess).
 """
 
 from __future__ import annotations
@@ -56,17 +57,6 @@ def control_for_people(obj) -> str:
     return control_text(obj.control, obj.norm)
 
 
-@register.filter
-def clock_figure(secs) -> str:
-    """Seconds as H:MM:SS (a clock's figure: a total, an allowance)."""
-    if secs is None or secs == "":
-        return ""
-    secs = int(secs)
-    sign = "−" if secs < 0 else ""
-    secs = abs(secs)
-    return f"{sign}{secs // 3600}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
-
-
 @register.inclusion_tag("play/events_player_games.html")
 def mobile_games(player):
     """The player's latest 20 mobile games, read in one query."""
@@ -82,22 +72,3 @@ RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "*": "*"}
 def result_text(result: str) -> str:
     """A game's result as the site writes it: 1–0, 0–1, ½–½, *."""
     return RESULTS.get(result, result)
-
-
-@register.filter
-def termination_text(word: str) -> str:
-    """The machine's termination word (play.rules.ending) in the visitor's language."""
-    words = {
-        "checkmate": gettext("checkmate"),
-        "resignation": gettext("resignation"),
-        "time": gettext("time"),
-        "draw agreed": gettext("draw agreed"),
-        "stalemate": gettext("stalemate"),
-        "insufficient material": gettext("insufficient material"),
-        "repetition": gettext("repetition"),
-        "fifty moves": gettext("fifty moves"),
-        "seventy-five moves": gettext("seventy-five moves"),
-        "pending claim": gettext("pending claim"),
-        "in progress": gettext("in progress"),
-    }
-    return words.get(word, word)

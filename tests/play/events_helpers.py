@@ -1,5 +1,5 @@
-"""Shared by the events, PGN and TD tests: the game route (see events_urls.py), an event created
-through the service, and games played by messages on the console channel."""
+"""Shared by the events, PGN and TD tests: an event created through the service, and games played
+by messages on the console channel."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import datetime
 import io
 
 import pytest
-from django.urls import NoReverseMatch, reverse
 
 from play import services
 from play.models import MobileEvent, MobileGame
@@ -18,11 +17,7 @@ START = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def game_route(settings):
-    try:
-        reverse("play:game", args=["ABC234"])
-    except NoReverseMatch:
-        settings.ROOT_URLCONF = "tests.play.events_urls"
+def quiet_console(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()  # outbound console messages are not printed
     yield
 

@@ -14,15 +14,15 @@ from play import event_selectors, services
 from play.crosstable import build, rounds_of
 from play.models import MobileEvent, MobileGame
 from tests.base import PASSWORD, federation_admin
-from tests.play.events_helpers import (  # noqa: F401 (game_route is an autouse fixture)
+from tests.play.events_helpers import (  # noqa: F401 (quiet_console is an autouse fixture)
     AGREED_DRAW,
     BLACK_RESIGNS,
     FOOLS_MATE,
     START,
     game_between,
-    game_route,
     make_event,
     play,
+    quiet_console,
 )
 from tests.players.factories import PlayerFactory
 

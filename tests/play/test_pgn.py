@@ -14,9 +14,9 @@ from tests.play.events_helpers import (  # noqa: F401 (autouse fixtures)
     AGREED_DRAW,
     FOOLS_MATE,
     START,
-    game_route,
     make_event,
     play,
+    quiet_console,
 )
 from tests.players.factories import PlayerFactory
 

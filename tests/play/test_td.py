@@ -10,7 +10,7 @@ from django.urls import reverse
 from play import event_selectors, services, state
 from play.models import MobileGame
 from tests.base import PASSWORD, federation_admin
-from tests.play.events_helpers import START, game_route, make_event  # noqa: F401
+from tests.play.events_helpers import START, make_event, quiet_console  # noqa: F401
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
