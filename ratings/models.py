@@ -7,7 +7,6 @@ from django.utils.translation import pgettext_lazy
 
 from federation.fields import PlainJSONField
 from players.models import Player
-from tournaments.models import Tournament
 
 
 class System(models.TextChoices):
@@ -74,7 +73,7 @@ class RatingChange(models.Model):
         Player, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
     )
     tournament = models.ForeignKey(
-        Tournament, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
+        "tournaments.Tournament", models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
     )
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null before: a newcomer. Null after: a newcomer who scored nothing and got no rating.
@@ -122,7 +121,7 @@ class ProvisionalGame(models.Model):
         Player, models.CASCADE, related_name="provisional_games", db_index=False, db_constraint=False
     )
     system = models.CharField(_("system"), max_length=9, choices=System.choices, default=System.ORR)
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+", db_constraint=False)
+    tournament = models.ForeignKey("tournaments.Tournament", models.CASCADE, related_name="+", db_constraint=False)
     round = models.PositiveSmallIntegerField(_("round"))
     opponent = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="+", db_constraint=False)
     # The opponent's rating as used when the game was rated; it never changes afterwards.
@@ -286,6 +285,7 @@ class RatingRequest(models.Model):
         WITHDRAW = "withdraw", _("tournament withdrawn")
         CORRECTION = "correction", _("result corrected")
         MERGE = "merge", _("players merged")
+        MOBILE_GAME = "mobile_game", _("mobile game finished or changed")
         BIRTH_DATE = "birth_date", _("birth date edited")
         FIDE_IMPORT = "fide_import", _("FIDE rating imported")
         ADMIN = "admin", _("re-rating by an admin")
@@ -293,9 +293,16 @@ class RatingRequest(models.Model):
 
     # From the tournament's place in the rating order, or from a date, or (neither) the whole history.
     tournament = models.ForeignKey(
-        Tournament, models.CASCADE, null=True, blank=True, related_name="rating_requests", verbose_name=_("tournament")
+        "tournaments.Tournament",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_requests",
+        verbose_name=_("tournament"),
     )
     since = models.DateField(_("re-rate from"), null=True, blank=True)
+    # From an instant (a mobile game's finishing moment); `since` then holds its local day.
+    since_at = models.DateTimeField(_("re-rate from the moment"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
     state = models.CharField(
         pgettext_lazy("rating run", "state"), max_length=8, choices=State.choices, default=State.PENDING
