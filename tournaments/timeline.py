@@ -63,7 +63,9 @@ class TournamentSource:
         ids = list(ids)
         keys = {}
         for start in range(0, len(ids), 5000):
-            rows = Tournament.objects.filter(pk__in=ids[start : start + 5000]).values_list("end_date", "start_date", "pk")
+            rows = Tournament.objects.filter(pk__in=ids[start : start + 5000]).values_list(
+                "end_date", "start_date", "pk"
+            )
             for end, begin, pk in rows:
                 keys[pk] = tournament_key(_Place(end, begin, pk))
         return keys
@@ -71,7 +73,9 @@ class TournamentSource:
     def rated(self, ids: list[int]) -> None:
         from django.utils import timezone
 
-        Tournament.objects.filter(pk__in=ids).update(status=Tournament.Status.RATED, status_detail="", rated_at=timezone.now())
+        Tournament.objects.filter(pk__in=ids).update(
+            status=Tournament.Status.RATED, status_detail="", rated_at=timezone.now()
+        )
 
     # --- What rating runs and requests need of tournaments ------------------------------------
 
@@ -130,7 +134,7 @@ class TournamentSource:
 
 
 class _Place:
-    __slots__ = ("end_date", "start_date", "pk")
+    __slots__ = ("end_date", "pk", "start_date")
 
     def __init__(self, end_date, start_date, pk):
         self.end_date, self.start_date, self.pk = end_date, start_date, pk

@@ -25,7 +25,9 @@ def change_line(row: tuple, tail: str) -> str:
     in for every row and the newline: one format string where psycopg adapts value by value."""
     player_id = row[0]
     anchors = "\t".join(_NULL if value is None else str(value) for value in row[1 : 1 + len(ANCHORS)])
-    (system, before, after, was_provisional, provisional, games, score, guest, enters, details) = row[1 + len(ANCHORS) :]
+    (system, before, after, was_provisional, provisional, games, score, guest, enters, details) = row[
+        1 + len(ANCHORS) :
+    ]
     text = json_text(details)
     if "\\" in text:  # JSON escapes (\", \n, \u...) are backslashes, which COPY text doubles
         text = text.replace("\\", "\\\\")

@@ -180,5 +180,9 @@ def _playchess(replay, tournament: TournamentEvent, participants, games) -> None
         inputs, games, default_entry_rating=settings.PLAYCHESS_DEFAULT_ENTRY_RATING, tournament_id=tournament.pk
     )
     record_playchess(
-        replay, replay.anchor(ANCHOR, tournament.pk), results, last_played=tournament.end_date, counts_as_tournament=True
+        replay,
+        replay.anchor(ANCHOR, tournament.pk),
+        results,
+        last_played=tournament.end_date,
+        counts_as_tournament=True,
     )
