@@ -388,20 +388,22 @@ def home_top_lists(*, size: int = 10, reference=None) -> list[dict]:
 
 def ratings_version() -> str:
     """The database's stamp of what the public pages show, in one query: the latest rating run and
-    tournament edit, penalty month, decided rating, published list, GCR run and player edit.
+    event edit (tournaments, mobile games: each source's `stamps`), penalty month, decided rating,
+    published list, GCR run and player edit.
 
     `federation.pagecache.version()` reads it at most every PAGE_CACHE_DB_SECONDS; writers also bump
     the cache's own counter, so a change shows at once.
     """
+    from django.apps import apps
     from django.db import connection
 
     from players.models import Player
     from ratings.models import GcrRun, PenaltyMonth, RatingOverride
-    from tournaments.models import Tournament
+    from ratings.timeline.sources import registered
 
-    latest = [
-        (Tournament, "rated_at"),
-        (Tournament, "updated_at"),
+    # Each source names the columns whose latest value changes when its events do.
+    latest = [(apps.get_model(label), column) for source in registered() for label, column in source.stamps]
+    latest += [
         (PenaltyMonth, "id"),
         (RatingOverride, "id"),
         (RatingList, "id"),

@@ -45,6 +45,7 @@ def at_or_after(key: Key, prefix: str = "") -> Q:
 class TournamentSource:
     kind = "tournament"
     anchor = "tournament_id"
+    stamps = (("tournaments.Tournament", "rated_at"), ("tournaments.Tournament", "updated_at"))
 
     def batch(self, since: Key) -> Batch:
         rows = (

@@ -87,6 +87,8 @@ class Batch:
 class EventSource(Protocol):
     kind: str  # "tournament", "mobile": which rating module rates its events
     anchor: str  # the RatingChange foreign key (attname) that points at this kind's events
+    # ("app.Model", column) pairs whose latest value changes when this kind's events do (page cache)
+    stamps: tuple[tuple[str, str], ...]
 
     def batch(self, since: Key) -> Batch:
         """The events to rate at or after `since`, in timeline order."""
