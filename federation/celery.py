@@ -36,4 +36,16 @@ app.conf.beat_schedule = {
         "task": "tournaments.tasks.sweep_stalled_uploads",
         "schedule": crontab(minute="*/5"),
     },
+    # Mobile chess: every game whose next due moment has passed (a flag fallen, a reminder, a
+    # protest window ended) is advanced; one indexed query finds them. Every minute, so a claim is
+    # filed within a minute of its instant (the instant recorded is the rule's, not the sweep's).
+    "sweep-mobile-games": {
+        "task": "play.tasks.sweep_games",
+        "schedule": crontab(minute="*"),
+    },
+    # Outbound messages still pending (the queue was down, a gateway failed) are sent again.
+    "sweep-mobile-outbox": {
+        "task": "play.tasks.sweep_outbox",
+        "schedule": crontab(minute="*"),
+    },
 }

@@ -303,6 +303,21 @@ RATING_RUN_MAX_ATTEMPTS = 3
 # Replays of at least this many games rate ORR in a forked process beside Mchess and PlayChess.
 RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimum=0)
 
+# Mobile chess (play/). A challenge game outside events is rated with W = 250 (spec, Decision).
+PLAY_CHALLENGE_WEIGHT = env_int("PLAY_CHALLENGE_WEIGHT", 250, minimum=1)
+# The federation's duty TD (a username): rules on the claims of challenge games, which have no
+# event and so no TD of their own. Empty: staff do.
+PLAY_DUTY_TD_USERNAME = env_str("PLAY_DUTY_TD_USERNAME", "")
+# Where each channel's outbound messages go. The console channel prints and logs, so a bare
+# machine needs no gateway; SMS and Telegram replace their entries when configured.
+PLAY_CHANNEL_BACKENDS = {
+    "console": "play.channels.Console",
+    "web": "play.channels.Web",
+    "sms": env_str("PLAY_SMS_BACKEND", "play.channels.Console"),
+    "telegram": env_str("PLAY_TELEGRAM_BACKEND", "play.channels.Console"),
+}
+PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
+
 # --- Security ---------------------------------------------------------------
 
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -41,6 +41,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("arbiter/", include("tournaments.arbiter_urls")),
     path("ratings/", include("ratings.urls")),
+    path("play/", include("play.urls")),
     path("api/", include("federation.api_urls")),
     path("staff/", include("federation.staff_urls")),
     path("admin/", admin.site.urls),

@@ -290,6 +290,7 @@ class RatingRequest(models.Model):
         FIDE_IMPORT = "fide_import", _("FIDE rating imported")
         ADMIN = "admin", _("re-rating by an admin")
         RECOVERY = "recovery", _("queued tournament recovered")
+        MOBILE = "mobile", _("mobile game finished or its result changed")
 
     # From the tournament's place in the rating order, or from a date, or (neither) the whole history.
     tournament = models.ForeignKey(

@@ -14,9 +14,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the transcript: one JSON object a line, the game first")
-        parser.add_argument(
-            "--json", action="store_true", dest="as_json", help="print the outcome as one JSON object"
-        )
+        parser.add_argument("--json", action="store_true", dest="as_json", help="print the outcome as one JSON object")
 
     def handle(self, *args, file, as_json: bool = False, **options):
         path = Path(file)

@@ -1,0 +1,277 @@
+"""Mobile chess: events, entries, games and the continuous record of every transmission.
+
+A game's whole state is the pure machine's value (play/rules/game.py), stored on the row as a
+snapshot so a move costs one row read and one write, not a replay. The continuous record
+(`Transmission`) is the source of truth: every inbound message and TD ruling is in it, in order,
+and `play.state.rebuild` derives the same value from it (a test checks both agree). When the
+rules change shape (`RULES_VERSION`), snapshots are rebuilt from the record instead of trusted.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+DEFAULT_CONTROL = "10800/30+1200/10"
+
+
+class Color(models.TextChoices):
+    WHITE = "white", _("White")
+    BLACK = "black", _("Black")
+
+
+class Channel(models.TextChoices):
+    WEB = "web", _("web")
+    CONSOLE = "console", _("console")
+    SMS = "sms", _("SMS")
+    TELEGRAM = "telegram", _("Telegram")
+
+
+class MobileEvent(models.Model):
+    """An event of games played by messages, run by a Tournament Director (rule 1)."""
+
+    class Pairing(models.TextChoices):
+        ALL_PLAY_ALL = "all", _("all-play-all (every game starts at the event's start)")
+        TD_ADDS = "td", _("games the TD adds")
+
+    code = models.SlugField(_("code"), max_length=24, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    td = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, related_name="directed_events", verbose_name=_("Tournament Director")
+    )
+    appeals_chair = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="chaired_events",
+        verbose_name=_("Appeals Commission chairman"),
+    )
+    control = models.CharField(_("time control"), max_length=40, default=DEFAULT_CONTROL)
+    norm = models.PositiveIntegerField(_("transmission norm, seconds"), default=60)
+    weight = models.PositiveIntegerField(_("Mchess weight W"), default=250)
+    referee_control = models.BooleanField(_("direct referee control"), default=False)
+    pairing = models.CharField(_("pairing"), max_length=3, choices=Pairing.choices, default=Pairing.ALL_PLAY_ALL)
+    start = models.DateTimeField(_("start"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+", editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-start", "pk")
+        verbose_name = _("mobile event")
+        verbose_name_plural = _("mobile events")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:event", args=[self.code])
+
+
+class Entry(models.Model):
+    """A player in an event; under rule 1d, the referee who controls his play."""
+
+    event = models.ForeignKey(MobileEvent, models.CASCADE, related_name="entries")
+    player = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_entries")
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("referee")
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="play_entry_once_per_event")]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+
+class MobileGame(models.Model):
+    """One game. `state` is the machine's snapshot; the other columns are what pages, lists and
+    the sweeper read without unpickling it (kept in step by play.services on every save)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("in progress")
+        FINISHED = "finished", _("finished")
+        ANNULLED = "annulled", _("annulled")
+
+    code = models.CharField(_("code"), max_length=24, unique=True)
+    event = models.ForeignKey(MobileEvent, models.PROTECT, null=True, blank=True, related_name="games")
+    white = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_white")
+    black = models.ForeignKey("players.Player", models.PROTECT, related_name="mobile_black")
+    start = models.DateTimeField(_("start"))
+    control = models.CharField(_("time control"), max_length=40, default=DEFAULT_CONTROL)
+    norm = models.PositiveIntegerField(_("transmission norm, seconds"), default=60)
+    weight = models.PositiveIntegerField(_("Mchess weight W"), default=250)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    result = models.CharField(max_length=7, default="*")
+    termination = models.CharField(max_length=40, default="in progress")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    on_move = models.CharField(max_length=5, choices=Color.choices, blank=True, default=Color.WHITE)
+    plies = models.PositiveIntegerField(default=0)
+    # When the sweeper must look at the game again (flag, reminder, protest window); indexed
+    # so one pass finds every due game without touching the others.
+    next_due = models.DateTimeField(null=True, blank=True)
+    # The moment the player on move was put on move (his receipt), for "My games" ordering.
+    on_move_since = models.DateTimeField(null=True, blank=True)
+    white_channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.WEB)
+    black_channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.WEB)
+    state = models.BinaryField(editable=False)
+    rules_version = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-start", "pk")
+        indexes = [
+            models.Index(fields=["next_due"], condition=Q(next_due__isnull=False), name="play_game_due"),
+            models.Index(fields=["status", "finished_at"], name="play_game_status_finished"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=models.F("black")), name="play_game_two_players"),
+            models.CheckConstraint(
+                condition=Q(status="open", finished_at__isnull=True) | ~Q(status="open"),
+                name="play_open_game_not_finished",
+            ),
+        ]
+        verbose_name = _("mobile game")
+        verbose_name_plural = _("mobile games")
+
+    def __str__(self) -> str:
+        return f"#{self.code} {self.white} – {self.black}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:game", args=[self.code])
+
+    @property
+    def rated(self) -> bool:
+        """Rated in Mchess (spec, Rating): finished, not annulled, and each player moved."""
+        return self.status == self.Status.FINISHED and self.finished_at is not None and self.plies >= 2
+
+    def color_of(self, player_id: int) -> str | None:
+        if player_id == self.white_id:
+            return Color.WHITE
+        if player_id == self.black_id:
+            return Color.BLACK
+        return None
+
+    def player_of(self, color: str):
+        return self.white if color == Color.WHITE else self.black
+
+
+class ChannelAddress(models.Model):
+    """A player's identity on a channel (rule 5c): a phone number, a Telegram chat. One per
+    player per channel; a verified address is how an inbound message finds its sender."""
+
+    player = models.ForeignKey("players.Player", models.CASCADE, related_name="channel_addresses")
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    address = models.CharField(max_length=64)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["channel", "address"], name="play_address_unique"),
+            models.UniqueConstraint(fields=["player", "channel"], name="play_address_one_per_channel"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel}:{self.address}"
+
+
+class Transmission(models.Model):
+    """One entry of a game's continuous record: a message in or out, its text unchanged. Outbound
+    rows are also the outbox: written in the move's transaction, delivered after commit."""
+
+    class Direction(models.TextChoices):
+        IN = "in", _("received")
+        OUT = "out", _("sent")
+        RULING = "ruling", _("TD ruling")
+
+    class Delivery(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+        NONE = "", _("not applicable")
+
+    # An inbound message that named no game it could reach (several open games and no tag) is
+    # kept with its player only, so the record of what he sent is still complete.
+    game = models.ForeignKey(MobileGame, models.CASCADE, null=True, blank=True, related_name="transmissions")
+    player = models.ForeignKey("players.Player", models.SET_NULL, null=True, blank=True, related_name="+")
+    direction = models.CharField(max_length=6, choices=Direction.choices)
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    party = models.CharField(max_length=5)  # white, black or td
+    address = models.CharField(max_length=64, blank=True)
+    kind = models.CharField(max_length=32)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField()  # arrival (in), dispatch (out), the ruling's moment
+    sent = models.DateTimeField(null=True, blank=True)  # the sending time a channel reported
+    # NULL, not "", for "none": the uniqueness of inbound ids must not catch messages without one.
+    external_id = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
+    delivery = models.CharField(max_length=7, choices=Delivery.choices, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("id",)
+        indexes = [
+            models.Index(fields=["delivery"], condition=Q(delivery="pending"), name="play_outbox_pending"),
+            models.Index(fields=["game", "direction", "id"], name="play_record_order"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["channel", "external_id"],
+                condition=Q(external_id__isnull=False, direction="in"),
+                name="play_inbound_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.direction} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Challenge(models.Model):
+    """A challenge game offered by one player to another outside events (spec, Who and what):
+    played only when the opponent accepts; rated with W = 250, under the duty TD."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    class Side(models.TextChoices):
+        WHITE = "white", _("White")
+        BLACK = "black", _("Black")
+        RANDOM = "random", _("drawn by lot")
+
+    challenger = models.ForeignKey("players.Player", models.CASCADE, related_name="challenges_made")
+    opponent = models.ForeignKey("players.Player", models.CASCADE, related_name="challenges_received")
+    side = models.CharField(_("challenger plays"), max_length=6, choices=Side.choices, default=Side.RANDOM)
+    control = models.CharField(_("time control"), max_length=40, default=DEFAULT_CONTROL)
+    norm = models.PositiveIntegerField(_("transmission norm, seconds"), default=60)
+    note = models.CharField(_("message to the opponent"), max_length=300, blank=True)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+")
+    answered_at = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(MobileGame, models.SET_NULL, null=True, blank=True, related_name="challenge")
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        constraints = [
+            models.CheckConstraint(condition=~Q(challenger=models.F("opponent")), name="play_challenge_two_players"),
+            models.UniqueConstraint(
+                fields=["challenger", "opponent"], condition=Q(status="open"), name="play_one_open_challenge_per_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.opponent} ({self.status})"

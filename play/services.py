@@ -1,0 +1,421 @@
+"""Mobile chess writes: games and events created, messages received, the sweeper's pass, TD rulings,
+outbound delivery. The rules are the pure machine (play/rules/); this module stores its value,
+keeps the continuous record and turns what the machine says into outbox rows, in one transaction
+per message, with the game's row locked so two messages for one game are applied one after the
+other.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import secrets
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from play import identities, state
+from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
+from play.rules import clock
+from play.rules import game as machine
+from play.rules.message import parse_message
+from play.rules.texts import render
+
+logger = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on phones
+
+
+class PlayError(ValueError):
+    """A request the rules or the data refuse; the message says why, for the user."""
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What `message_receive` did: `applied` as the machine names it (or "duplicate", "unknown
+    sender", "unknown game"), the game (None when none was reached) and the replies written."""
+
+    applied: str
+    game: MobileGame | None = None
+    replies: list[Transmission] = field(default_factory=list)
+    inbound: Transmission | None = None
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+# --- creating ----------------------------------------------------------------------------------
+
+
+def game_create(
+    *,
+    white,
+    black,
+    start: datetime.datetime,
+    event: MobileEvent | None = None,
+    control: str | None = None,
+    norm: int | None = None,
+    weight: int | None = None,
+) -> MobileGame:
+    """A game between two players, from `start` (White's first period begins at start + N). In an
+    event it takes the event's control, norm and W; a challenge game has W = 250 (Decision)."""
+    if white.pk == black.pk:
+        raise PlayError("a player cannot play himself")
+    if timezone.is_naive(start):
+        raise PlayError("the start must carry its time zone")
+    control = control or (event.control if event else None) or str(clock.TimeControl())
+    norm = norm if norm is not None else (event.norm if event else 60)
+    weight = weight if weight is not None else (event.weight if event else settings.PLAY_CHALLENGE_WEIGHT)
+    try:
+        parsed = clock.TimeControl.parse(control, norm=norm)
+    except ValueError as error:
+        raise PlayError(f"time control {control!r}: {error}") from error
+    value = machine.new_game(start, parsed)
+    for _ in range(5):
+        game = MobileGame(
+            code=new_code(),
+            event=event,
+            white=white,
+            black=black,
+            start=clock.whole_second(start),
+            control=control,
+            norm=norm,
+            weight=weight,
+        )
+        state.store(game, value)
+        try:
+            with transaction.atomic():
+                game.save()
+            return game
+        except IntegrityError:  # a code already taken (1 in 10^9): draw another
+            continue
+    raise PlayError("no free game code")
+
+
+def event_create(*, created_by, pair: bool = True, players=(), **fields) -> MobileEvent:
+    """A mobile event (created by a federation admin). With all-play-all pairing and players
+    given, every game is created at once, all starting at the event's start, colours balanced by
+    the circle method."""
+    with transaction.atomic():
+        event = MobileEvent.objects.create(created_by=created_by, **fields)
+        for player in players:
+            event.entries.create(player=player)
+        if pair and event.pairing == MobileEvent.Pairing.ALL_PLAY_ALL:
+            for white, black in round_robin(list(players)):
+                game_create(white=white, black=black, start=event.start, event=event)
+    return event
+
+
+def round_robin(players: list) -> list[tuple]:
+    """Every pair once (circle method; colours alternate round by round so each player has
+    White about half the time)."""
+    field_ = list(players)
+    if len(field_) % 2:
+        field_.append(None)
+    n = len(field_)
+    pairs = []
+    for rnd in range(n - 1):
+        for i in range(n // 2):
+            a, b = field_[i], field_[n - 1 - i]
+            if a is None or b is None:
+                continue
+            pairs.append((a, b) if (rnd + i) % 2 == 0 else (b, a))
+        field_ = [field_[0], field_[-1], *field_[1:-1]]
+    return pairs
+
+
+# --- receiving ---------------------------------------------------------------------------------
+
+
+def message_receive(
+    *,
+    channel: str,
+    sender: str,
+    text: str,
+    arrival: datetime.datetime,
+    sent: datetime.datetime | None = None,
+    external_id: str | None = None,
+    game_code: str | None = None,
+) -> Receipt:
+    """One inbound message from any channel. The sender is the channel's address (a verified
+    phone number, a Telegram chat; on the web and the console the player's federation id, the
+    page or the command having checked who may act as him). The game is the one tagged `#CODE`,
+    or `game_code` (the web page's), or the sender's only open game. A message delivered twice
+    (same `external_id` on the channel) is applied once; one from an unknown sender changes
+    nothing."""
+    if channel not in Channel.values:
+        raise PlayError(f"unknown channel {channel!r}")
+    if timezone.is_naive(arrival) or (sent is not None and timezone.is_naive(sent)):
+        raise PlayError("arrival and sending times must carry their time zone")
+    if (
+        external_id is not None
+        and Transmission.objects.filter(
+            channel=channel, external_id=external_id, direction=Transmission.Direction.IN
+        ).exists()
+    ):
+        return Receipt("duplicate")
+    player = identities.player_for(channel, sender)
+    if player is None:
+        # Nothing is stored for a stranger: it is logged for staff, and no game is touched.
+        logger.warning("message from unknown sender %s:%s ignored", channel, sender)
+        return Receipt("unknown sender")
+    try:
+        with transaction.atomic():
+            return _receive(player, channel, sender, text, arrival, sent, external_id, game_code)
+    except IntegrityError:
+        # The same external id committed by a concurrent delivery of the same message.
+        if external_id is not None and Transmission.objects.filter(channel=channel, external_id=external_id).exists():
+            return Receipt("duplicate")
+        raise
+
+
+def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | None, str | None]:
+    """The game a message is for, locked; or None with the reason told to the sender."""
+    mine = MobileGame.objects.filter(Q(white=player) | Q(black=player)).exclude(status=MobileGame.Status.ANNULLED)
+    tag = parse_message(text).game or game_code
+    if tag:
+        game = mine.select_for_update().filter(code__iexact=tag).first()
+        return (game, None) if game else (None, f"No game #{tag.upper()} of yours.")
+    open_ids = list(mine.filter(status=MobileGame.Status.OPEN).values_list("pk", flat=True)[:2])
+    if len(open_ids) == 1:
+        return mine.select_for_update().get(pk=open_ids[0]), None
+    if len(open_ids) > 1:
+        codes = ", ".join(
+            f"#{c}" for c in mine.filter(status=MobileGame.Status.OPEN).order_by("code").values_list("code", flat=True)
+        )
+        return None, f"You play several games: start your message with its code ({codes})."
+    # No open game: the latest one, so a protest after the end still reaches its claim.
+    last = mine.order_by("-finished_at", "-pk").values_list("pk", flat=True).first()
+    if last is None:
+        return None, "You have no game."
+    return mine.select_for_update().get(pk=last), None
+
+
+def _receive(player, channel, sender, text, arrival, sent, external_id, game_code) -> Receipt:
+    game, problem = _pick_game(player, text, game_code)
+    inbound = {
+        "direction": Transmission.Direction.IN,
+        "channel": channel,
+        "address": sender,
+        "text": text,
+        "at": clock.whole_second(arrival),
+        "sent": sent,
+        "external_id": external_id,
+        "player": player,
+    }
+    if game is None:
+        record = Transmission.objects.create(game=None, party="", kind="unknown game", **inbound)
+        reply = _write_out(None, player, channel, sender, "unknown game", {"text": problem}, arrival)
+        return Receipt("unknown game", None, [reply], record)
+    color = game.color_of(player.pk)
+    value = state.load(game)
+    value, received = machine.receive(value, color, text, arrival, sent)
+    record = Transmission.objects.create(game=game, party=color, kind=received.applied, **inbound)
+    if color == Color.WHITE:
+        game.white_channel = channel
+    else:
+        game.black_channel = channel
+    replies = _commit(game, value, received.send)
+    return Receipt(received.applied, game, replies, record)
+
+
+# --- the machine's value and the outbox ----------------------------------------------------------
+
+
+def _commit(game: MobileGame, value: machine.Game, send) -> list[Transmission]:
+    """Store the new value on the locked row, write the outbox, and on commit deliver it and (if
+    the result changed) ask for a re-rating from the finishing moment."""
+    moment = _store(game, value)
+    game.save()
+    replies = Transmission.objects.bulk_create([_outbound(game, item) for item in send])
+    _after_commit(replies, [(game, moment)] if moment else [])
+    return replies
+
+
+def _store(game: MobileGame, value: machine.Game) -> datetime.datetime | None:
+    """Put the value on the row; the moment to re-rate from when the result changed, else None."""
+    before = (game.result, game.finished_at, game.status)
+    state.store(game, value)
+    after = (game.result, game.finished_at, game.status)
+    if after == before:
+        return None
+    moments = [m for m in (before[1], after[1]) if m is not None]
+    return min(moments) if moments else None
+
+
+def _after_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
+    if replies:
+        ids = [r.pk for r in replies]
+        transaction.on_commit(lambda: _deliver_later(ids))
+    if rerate:
+        from ratings.services import rating_request
+
+        since = min(moment for _, moment in rerate)
+        rating_request(reason="mobile", since=timezone.localdate(since))
+
+
+def _address(game: MobileGame, color: str) -> tuple[str, str]:
+    channel = game.white_channel if color == Color.WHITE else game.black_channel
+    player = game.player_of(color)
+    return channel, identities.address_of(player, channel)
+
+
+def _outbound(game: MobileGame, item: machine.Outbound) -> Transmission:
+    """The outbox row (unsaved) of one message the machine sends."""
+    if item.to == machine.TD:
+        # The TD reads his list on the site (the desk); it is recorded like any transmission.
+        return _out_row(game, None, Channel.WEB, "td", item.kind, item.data, item.at, party="td")
+    channel, address = _address(game, item.to)
+    return _out_row(game, game.player_of(item.to), channel, address, item.kind, item.data, item.at, party=item.to)
+
+
+def _write_out(game, player, channel, address, kind, data, at, party: str = "") -> Transmission:
+    row = _out_row(game, player, channel, address, kind, data, at, party)
+    row.save()
+    return row
+
+
+def _out_row(game, player, channel, address, kind, data, at, party: str = "") -> Transmission:
+    if not party and game is not None and player is not None:
+        party = game.color_of(player.pk) or ""
+    text = render(kind, data)
+    if game is not None:
+        text = f"#{game.code} {text}"
+    return Transmission(
+        game=game,
+        player=player,
+        direction=Transmission.Direction.OUT,
+        channel=channel,
+        party=party,
+        address=address,
+        kind=kind,
+        text=text,
+        data=data,
+        at=clock.whole_second(at),
+        delivery=Transmission.Delivery.PENDING,
+    )
+
+
+def _deliver_later(ids: list[int]) -> None:
+    from play.tasks import deliver
+
+    try:
+        deliver.delay(ids)
+    except Exception:  # the broker is down: the rows stay pending and the outbox sweep sends them
+        logger.warning("outbound %s could not be queued; the outbox sweep will send them", ids, exc_info=True)
+
+
+def outbound_deliver(transmission_id: int) -> bool:
+    """Send one pending outbound message through its channel; True when sent. A failure is kept
+    on the row (visible to staff) and retried by the outbox sweep."""
+    from play import channels
+
+    with transaction.atomic():
+        row = (
+            Transmission.objects.select_for_update(skip_locked=True)
+            .filter(pk=transmission_id, delivery=Transmission.Delivery.PENDING)
+            .first()
+        )
+        if row is None:
+            return False
+        row.attempts += 1
+        try:
+            channels.get(row.channel).send(row)
+        except channels.TransientFailure as error:
+            row.error = str(error)
+            if row.attempts >= settings.PLAY_DELIVERY_ATTEMPTS:
+                row.delivery = Transmission.Delivery.FAILED
+            row.save(update_fields=["attempts", "error", "delivery"])
+            return False
+        row.delivery = Transmission.Delivery.SENT
+        row.delivered_at = timezone.now()
+        row.error = ""
+        row.save(update_fields=["attempts", "error", "delivery", "delivered_at"])
+        return True
+
+
+def outbox_sweep(*, older_than: datetime.timedelta = datetime.timedelta(seconds=30)) -> int:
+    """Deliver what is still pending (a queue that was down, a channel that failed)."""
+    due = Transmission.objects.filter(
+        delivery=Transmission.Delivery.PENDING, at__lt=timezone.now() - older_than
+    ).values_list("pk", flat=True)[:500]
+    return sum(outbound_deliver(pk) for pk in list(due))
+
+
+# --- time ----------------------------------------------------------------------------------------
+
+
+def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> int:
+    """One pass of the sweeper: every game whose next due moment has passed (one indexed query)
+    is advanced to `now`. Games are taken a batch at a time under row locks, skipping those
+    another worker or a message holds (they are advanced by that message, or the next pass);
+    each batch is one transaction with one bulk update and one bulk insert of the outbox.
+    Returns how many games it advanced."""
+    now = now or timezone.now()
+    done = 0
+    seen: set[int] = set()
+    while True:
+        with transaction.atomic():
+            games = list(
+                MobileGame.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("white", "black")
+                .filter(next_due__lt=now)
+                .exclude(pk__in=seen)
+                .order_by("next_due")[:batch]
+            )
+            if not games:
+                return done
+            rows, rerate = [], []
+            for game in games:
+                seen.add(game.pk)
+                value, send = machine.advance(state.load(game), now)
+                moment = _store(game, value)
+                game.updated_at = timezone.now()  # bulk_update does not apply auto_now
+                if moment is not None:
+                    rerate.append((game, moment))
+                rows.extend(_outbound(game, item) for item in send)
+            MobileGame.objects.bulk_update(games, SWEPT_FIELDS)
+            replies = Transmission.objects.bulk_create(rows)
+            _after_commit(replies, rerate)
+            done += len(games)
+        if len(games) < batch:
+            return done
+
+
+SWEPT_FIELDS = (
+    "state", "rules_version", "result", "termination", "plies", "next_due", "status", "finished_at", "on_move",
+    "on_move_since", "updated_at",
+)  # fmt: skip
+
+
+# --- the TD's rulings ---------------------------------------------------------------------------
+
+
+def claim_decide(
+    *, game: MobileGame, against: str, ply: int, upheld: bool, by, at: datetime.datetime | None = None,
+    no_further: bool = False, reason: str = "",
+) -> MobileGame:  # fmt: skip
+    """The TD's decision on a time claim (rule 7d), recorded in the continuous record as a ruling
+    so the game can be rebuilt from the record alone."""
+    at = clock.whole_second(at or timezone.now())
+    with transaction.atomic():
+        game = MobileGame.objects.select_for_update().get(pk=game.pk)
+        value = state.load(game)
+        claim = state.find_claim(value, against, ply)
+        if claim is None:
+            raise PlayError(f"no time claim against {against} at ply {ply} in #{game.code}")
+        value, send = machine.decide(value, claim.claim, upheld=upheld, at=at, no_further=no_further)
+        data = {
+            "action": "decide", "against": against, "ply": ply, "upheld": upheld, "no_further": no_further,
+            "reason": reason, "by": getattr(by, "pk", None),
+        }  # fmt: skip
+        Transmission.objects.create(
+            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td", kind="decide",
+            text=reason or ("claim upheld" if upheld else "claim dismissed"), data=data, at=at,
+        )  # fmt: skip
+        _commit(game, value, send)
+    return game

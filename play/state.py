@@ -1,0 +1,81 @@
+"""A game's machine value on its row: load it (rebuilding from the continuous record when the
+snapshot is of an older shape), store it with the columns pages and the sweeper read, and
+rebuild it from the record alone."""
+
+from __future__ import annotations
+
+import datetime
+
+from play.models import MobileGame, Transmission
+from play.rules import clock, snapshot
+from play.rules import game as machine
+
+
+def control_of(game: MobileGame) -> clock.TimeControl:
+    return clock.TimeControl.parse(game.control, norm=game.norm)
+
+
+def load(game: MobileGame) -> machine.Game:
+    if game.state and game.rules_version == snapshot.RULES_VERSION:
+        return snapshot.load(game.state)
+    return rebuild(game)
+
+
+def store(game: MobileGame, value: machine.Game) -> None:
+    """Put the value and its readable columns on the row (the caller saves it)."""
+    game.state = snapshot.dump(value)
+    game.rules_version = snapshot.RULES_VERSION
+    outcome = value.outcome
+    game.result = outcome.result
+    game.termination = outcome.termination
+    game.plies = len(value.moves)
+    game.next_due = machine.next_due(value)
+    if game.status != MobileGame.Status.ANNULLED:
+        game.status = MobileGame.Status.FINISHED if outcome.finished else MobileGame.Status.OPEN
+    game.finished_at = value.finished_at if game.status == MobileGame.Status.FINISHED else None
+    playing = not value.over and value.clock.running
+    game.on_move = value.on_move if playing else ""
+    game.on_move_since = value.clock.receipt if playing else None
+
+
+def rebuild(game: MobileGame, until: datetime.datetime | None = None) -> machine.Game:
+    """The value from the continuous record alone: every inbound message and TD ruling in order,
+    then the clock advanced to `until` (the sweeper's effects depend only on instants, so one
+    advance stands for every pass that ran)."""
+    value = machine.new_game(game.start, control_of(game))
+    rows = Transmission.objects.filter(
+        game=game, direction__in=(Transmission.Direction.IN, Transmission.Direction.RULING)
+    ).order_by("pk")
+    last = game.start
+    for row in rows:
+        if row.direction == Transmission.Direction.IN:
+            color = row.party
+            if color not in ("white", "black"):
+                continue
+            value, _ = machine.receive(value, color, row.text, row.at, row.sent)
+        else:
+            value = _ruling(value, row)
+        last = max(last, row.at)
+    value, _ = machine.advance(value, until or max(last, game.updated_at or last))
+    return value
+
+
+def _ruling(value: machine.Game, row: Transmission) -> machine.Game:
+    data = row.data
+    if data.get("action") == "decide":
+        found = find_claim(value, data["against"], data["ply"])
+        if found is not None:
+            value, _ = machine.advance(value, row.at)
+            value, _ = machine.decide(
+                value, found.claim, upheld=data["upheld"], at=row.at, no_further=data.get("no_further", False)
+            )
+    elif data.get("action") == "adjust":
+        value = machine.adjust(value, data["color"], data["seconds"])
+    return value
+
+
+def find_claim(value: machine.Game, against: str, ply: int):
+    for record in value.claims:
+        if record.claim.against == against and record.claim.ply == ply:
+            return record
+    return None
