@@ -62,7 +62,8 @@ class PlayerRating(models.Model):
 
 
 class RatingChange(models.Model):
-    """One player's result of one tournament in one system, with every number of the calculation."""
+    """One player's result of one event (a tournament, a mobile game) in one system, with every number
+    of the calculation."""
 
     # No single-column indexes: the unique (player, tournament, system) serves the player's history
     # and change_report_idx the tournament's report. No database foreign keys either: these rows are
@@ -72,8 +73,25 @@ class RatingChange(models.Model):
     player = models.ForeignKey(
         Player, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
     )
+    # The event the change belongs to: an uploaded tournament or a mobile game, exactly one of them.
+    # String references: ratings imports neither app (the events reach it through RATING_SOURCES).
     tournament = models.ForeignKey(
-        "tournaments.Tournament", models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
+        "tournaments.Tournament",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
+    )
+    mobile_game = models.ForeignKey(
+        "play.MobileGame",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null before: a newcomer. Null after: a newcomer who scored nothing and got no rating.
@@ -95,16 +113,37 @@ class RatingChange(models.Model):
         verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["player", "tournament", "system"], name="change_one_per_player_event"),
+            models.UniqueConstraint(
+                fields=["player", "mobile_game", "system"], name="change_one_per_player_mobile_game"
+            ),
+            models.CheckConstraint(
+                condition=Q(tournament__isnull=False, mobile_game__isnull=True)
+                | Q(tournament__isnull=True, mobile_game__isnull=False),
+                name="change_one_event",
+            ),
             models.CheckConstraint(
                 condition=Q(rating_after__isnull=True) | Q(rating_after__gte=0, rating_after__lte=MCHESS_CAP),
                 name="change_rating_after_in_range",
             ),
             models.CheckConstraint(condition=Q(score__gte=0), name="change_score_nonnegative"),
         ]
-        indexes = [models.Index(fields=["tournament", "system"], name="change_report_idx")]
+        indexes = [
+            models.Index(fields=["tournament", "system"], name="change_report_idx"),
+            models.Index(
+                fields=["mobile_game", "system"], name="change_mobile_idx", condition=Q(mobile_game__isnull=False)
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.system} {self.tournament}: {self.rating_before} → {self.rating_after}"
+        event = self.tournament if self.tournament_id else self.mobile_game
+        return f"{self.player} {self.system} {event}: {self.rating_before} → {self.rating_after}"
+
+    @property
+    def event_url(self) -> str:
+        """The page of the change's event: the tournament's report, or the mobile game's page."""
+        if self.tournament_id:
+            return self.tournament.get_absolute_url()
+        return f"/play/games/{self.mobile_game.code}/"
 
     @property
     def delta(self) -> int | None:
@@ -285,7 +324,6 @@ class RatingRequest(models.Model):
         WITHDRAW = "withdraw", _("tournament withdrawn")
         CORRECTION = "correction", _("result corrected")
         MERGE = "merge", _("players merged")
-        MOBILE_GAME = "mobile_game", _("mobile game finished or changed")
         BIRTH_DATE = "birth_date", _("birth date edited")
         FIDE_IMPORT = "fide_import", _("FIDE rating imported")
         ADMIN = "admin", _("re-rating by an admin")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from federation.bulk import json_text
 
 # The foreign keys that anchor a change to its event: exactly one of them is set in a row.
-ANCHORS = ("tournament_id",)
+ANCHORS = ("tournament_id", "mobile_game_id")
 CHANGE_COLUMNS = ("player_id", *ANCHORS, "system", "rating_before", "rating_after", "provisional_before",
                   "provisional_after", "games", "score", "is_guest", "enters_list", "details")  # fmt: skip
 
