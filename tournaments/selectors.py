@@ -326,7 +326,8 @@ def followed_players(*, user) -> list[dict]:
     from players.models import Follow
     from ratings.models import PlayerRating, RatingChange
 
-    latest = RatingChange.objects.filter(player=OuterRef("player")).order_by(
+    # The latest rated tournament (a mobile game has no tournament to show here).
+    latest = RatingChange.objects.filter(player=OuterRef("player"), tournament__isnull=False).order_by(
         "-tournament__end_date", "-tournament__start_date", "-tournament_id"
     )
     follows = list(
