@@ -174,8 +174,8 @@ def test_it_rates_a_game_between_the_tournaments_around_it():
         decide(player, 10_000)
     before = make_tournament("Before", D(2025, 9, 1), players, rounds=3, seed=1, end=D(2025, 9, 6))
     after = make_tournament("After", D(2025, 9, 6), players, rounds=3, seed=2, end=D(2025, 9, 7))
-    # Saturday 6 September, 20:00 in Moscow: after "Before" (ends that day 23:59:59)? No: before it.
-    # Sunday 7 September 10:00: after "Before", before "After" (ends on the 7th, 23:59:59).
+    # Sunday 7 September, 10:00 in Moscow: after "Before" (6 September, 23:59:59), before "After"
+    # (7 September, 23:59:59).
     played = game(white, black, at(2025, 9, 7, 10, 0))
     services.rerate_since(since=None)
     first, middle, last = (
@@ -330,3 +330,14 @@ def test_it_shows_the_game_in_the_players_history_with_a_link_to_it(client):
     assert f'<a href="/play/games/{played.code}/">' in table
     assert table.index(f"/play/games/{played.code}/") < table.index(cup.name)  # newest first
     assert f"{white.full_name} – {black.full_name}" in table
+
+
+def test_it_lists_the_game_in_the_players_api_answer(client):
+    white, black = PlayerFactory(), PlayerFactory()
+    played = game(white, black, at(2025, 9, 10, 12, 0))
+    services.rerate_since(since=None)
+    data = client.get(f"/api/players/{white.federation_id}/").json()
+    assert data["tournaments"] == []
+    [row] = data["mobile_games"]
+    assert row["url"] == f"/play/games/{played.code}/"
+    assert row["changes"]["mchess"]["after"] == mchess(player=white).rating_after
