@@ -18,10 +18,10 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ["player", "tournament", "system", "rating_before", "rating_after", "games", "score"]
+    list_display = ["player", "tournament", "mobile_game", "system", "rating_before", "rating_after", "games", "score"]
     list_filter = ["system", "provisional_after", "is_guest"]
     search_fields = ["player__family_name", "player__federation_id", "tournament__name"]
-    list_select_related = ["player", "tournament"]
+    list_select_related = ["player", "tournament", "mobile_game"]
 
 
 @admin.register(ProvisionalGame)

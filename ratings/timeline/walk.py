@@ -28,7 +28,15 @@ from federation import pagecache
 from federation.bulk import copy_rows, copy_stream
 from players.models import FideImportApplication, Player
 from ratings.engines import mchess
-from ratings.models import PenaltyMonth, PlayerRating, ProvisionalGame, RatingChange, RatingOverride, System
+from ratings.models import (
+    InactivityPenalty,
+    PenaltyMonth,
+    PlayerRating,
+    ProvisionalGame,
+    RatingChange,
+    RatingOverride,
+    System,
+)
 from ratings.timeline import lines, mobile, penalty, rollback, tournament
 from ratings.timeline.keys import START, Key, local_date, override_key, penalty_key
 from ratings.timeline.sources import Facts, registered
@@ -163,8 +171,6 @@ class Replay:
     # --- Writing ------------------------------------------------------------------------------
 
     def persist(self) -> None:
-        from ratings.models import InactivityPenalty
-
         InactivityPenalty.objects.bulk_create(self.penalties, batch_size=2000)
         self.summary.penalties = len(self.penalties)
         for system in ENGINE_SYSTEMS:
