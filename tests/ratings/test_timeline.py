@@ -341,3 +341,20 @@ def test_it_lists_the_game_in_the_players_api_answer(client):
     [row] = data["mobile_games"]
     assert row["url"] == f"/play/games/{played.code}/"
     assert row["changes"]["mchess"]["after"] == mchess(player=white).rating_after
+
+
+def test_it_reads_the_players_history_in_as_many_queries_for_many_games(client, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    white = PlayerFactory()
+    opponents = [PlayerFactory() for _ in range(4)]
+    game(white, opponents[0], at(2025, 9, 10, 12, 0))
+    services.rerate_since(since=None)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(white.get_absolute_url()).status_code == 200
+    for n, opponent in enumerate(opponents[1:], start=11):
+        game(white, opponent, at(2025, 9, n, 12, 0))
+    services.rerate_since(since=None)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        assert client.get(white.get_absolute_url()).status_code == 200
