@@ -174,25 +174,30 @@ def message_receive(
 
 
 def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | None, str | None]:
-    """The game a message is for, locked; or None with the reason told to the sender."""
-    mine = MobileGame.objects.filter(Q(white=player) | Q(black=player)).exclude(status=MobileGame.Status.ANNULLED)
+    """The game a message is for, locked (with its players, whom the replies name); or None with
+    the reason told to the sender. One query in the common case: the tag's game, or his open ones."""
+    mine = (
+        MobileGame.objects.filter(Q(white=player) | Q(black=player))
+        .exclude(status=MobileGame.Status.ANNULLED)
+        .select_related("white", "black")
+    )
+    locked = mine.select_for_update(of=("self",))
     tag = parse_message(text).game or game_code
     if tag:
-        game = mine.select_for_update().filter(code__iexact=tag).first()
+        game = locked.filter(code__iexact=tag).first()
         return (game, None) if game else (None, f"No game #{tag.upper()} of yours.")
-    open_ids = list(mine.filter(status=MobileGame.Status.OPEN).values_list("pk", flat=True)[:2])
-    if len(open_ids) == 1:
-        return mine.select_for_update().get(pk=open_ids[0]), None
-    if len(open_ids) > 1:
-        codes = ", ".join(
-            f"#{c}" for c in mine.filter(status=MobileGame.Status.OPEN).order_by("code").values_list("code", flat=True)
+    # Locking a second open game for the moment it takes to say "which one?" is harmless.
+    open_games = list(locked.filter(status=MobileGame.Status.OPEN).order_by("pk")[:2])
+    if len(open_games) == 1:
+        return open_games[0], None
+    if open_games:
+        codes = mine.filter(status=MobileGame.Status.OPEN).order_by("code").values_list("code", flat=True)
+        return None, "You play several games: start your message with its code ({}).".format(
+            ", ".join(f"#{c}" for c in codes)
         )
-        return None, f"You play several games: start your message with its code ({codes})."
     # No open game: the latest one, so a protest after the end still reaches its claim.
-    last = mine.order_by("-finished_at", "-pk").values_list("pk", flat=True).first()
-    if last is None:
-        return None, "You have no game."
-    return mine.select_for_update().get(pk=last), None
+    last = locked.order_by("-finished_at", "-pk").first()
+    return (last, None) if last else (None, "You have no game.")
 
 
 def _receive(player, channel, sender, text, arrival, sent, external_id, game_code) -> Receipt:
