@@ -358,3 +358,13 @@ def test_it_reads_the_players_history_in_as_many_queries_for_many_games(client, 
     services.rerate_since(since=None)
     with django_assert_max_num_queries(len(one.captured_queries)):
         assert client.get(white.get_absolute_url()).status_code == 200
+
+
+def test_it_puts_players_rated_by_mobile_games_alone_on_the_mchess_list(client):
+    white, black = PlayerFactory(), PlayerFactory()
+    decide(white, 10_000)
+    decide(black, 10_000)
+    game(white, black, at(2025, 9, 10, 12, 0))
+    services.rerate_since(since=None)
+    page = client.get("/ratings/mchess/").content.decode()
+    assert white.family_name in page and "10125" in page.replace("\u202f", "").replace(" ", "").replace(",", "")
