@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods
 
 from federation import throttle
 from federation.clients import client_address
-from tournaments.roles import PLAYERS, role
+from federation.roles import PLAYERS, role
 
 SALT = "federation.accounts.confirm"
 MAX_AGE = 3 * 24 * 3600

@@ -139,6 +139,25 @@ def player(request, federation_id: int):
                     },
                 }
                 for row in data["tournaments"]
+                if row["kind"] == "tournament"
+            ],
+            "mobile_games": [
+                {
+                    "url": row["url"],
+                    "name": row["label"],
+                    "date": row["date"],
+                    "changes": {
+                        system: {
+                            "before": row[system].rating_before,
+                            "after": row[system].rating_after,
+                            "provisional_after": row[system].provisional_after,
+                        }
+                        for system in ("mchess", "playchess")
+                        if row[system] is not None
+                    },
+                }
+                for row in data["tournaments"]
+                if row["kind"] == "mobile"
             ],
         }
     )

@@ -11,8 +11,8 @@ The data version is two parts, both read from the shared cache in one round trip
   published lists and GCR in the Celery workers; any successful write of staff or arbiters in the
   web processes, through `BumpOnWriteMiddleware`). With the Redis cache every gunicorn and Celery
   process sees the bump at once.
-- the database's own stamp (`ratings.selectors.ratings_version`: one query over the latest rating
-  run, edit, penalty, decision, published list and GCR run), re-read at most every
+- the database's own stamp (settings.PAGE_CACHE_STAMP, `ratings.selectors.ratings_version`: one
+  query over the latest rating run, edit, penalty, decision, published list and GCR run), re-read at most every
   `PAGE_CACHE_DB_SECONDS`. It catches what no bump announced (a process-local cache in a
   set-up with several processes, a change made from a shell) within those seconds.
 
@@ -69,9 +69,10 @@ def version() -> str:
         counter = _counter()
     stamp = values.get(DATABASE_KEY)
     if stamp is None:
-        from ratings.selectors import ratings_version
+        from django.utils.module_loading import import_string
 
-        stamp = hashlib.sha256(ratings_version().encode()).hexdigest()[:16]
+        # The stamp's reader is wired in the settings: this utility imports no app.
+        stamp = hashlib.sha256(import_string(settings.PAGE_CACHE_STAMP)().encode()).hexdigest()[:16]
         cache.set(DATABASE_KEY, stamp, timeout=settings.PAGE_CACHE_DB_SECONDS)
     return f"{counter}.{stamp}"
 
@@ -183,7 +184,7 @@ def _writes_public_data(user) -> bool:
         return False
     if user.is_staff or user.is_superuser:
         return True
-    from tournaments.roles import ARBITERS, FEDERATION_ADMINS
+    from federation.roles import ARBITERS, FEDERATION_ADMINS
 
     return user.groups.filter(name__in=(ARBITERS, FEDERATION_ADMINS)).exists()
 

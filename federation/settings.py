@@ -286,6 +286,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 MCHESS_DEFAULT_WEIGHT = env_int("MCHESS_DEFAULT_WEIGHT", 250, minimum=1)
 PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000, minimum=0)
+# The one place the apps above `ratings` are wired into its timeline (ratings.timeline.sources):
+# each class gives the rating events of one kind; `ratings` never imports them itself.
+RATING_SOURCES = ["tournaments.timeline.TournamentSource", "play.timeline.MobileSource"]
+# The database's stamp of what the public pages show (federation/pagecache.py imports no app).
+PAGE_CACHE_STAMP = "ratings.selectors.ratings_version"
 # GCR is recomputed once after a burst of rating runs: this long after the last one.
 GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
 # For failure drills only: a rating run pauses this long inside its transaction (default 0).

@@ -3,6 +3,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from federation import accounts, errors, views
+from players import urls as player_urls
+from ratings import application_views
+from tournaments import player_views
+
+# The players' pages, with those that combine a player's ratings and tournaments (they live in the
+# higher apps: players imports neither ratings nor tournaments).
+players_patterns = [
+    *player_urls.urlpatterns,
+    path("review/", application_views.review_queue, name="review_queue"),
+    path("review/<int:pk>/", application_views.review, name="review"),
+    path("following/", player_views.following, name="following"),
+    path("<int:federation_id>/", player_views.player_detail, name="detail"),
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -24,7 +37,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("players/", include("players.urls")),
+    path("players/", include((players_patterns, player_urls.app_name))),
     path("tournaments/", include("tournaments.urls")),
     path("arbiter/", include("tournaments.arbiter_urls")),
     path("ratings/", include("ratings.urls")),

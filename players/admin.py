@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin_base import ReadOnlyAdmin
 from players.models import Club, FideImportApplication, Player, PlayerLink, Region
-from ratings.models import PlayerRating
 
 
 @admin.register(Region)
@@ -20,18 +19,6 @@ class ClubAdmin(admin.ModelAdmin):
     search_fields = ["name", "city"]
     list_select_related = ["region"]
     autocomplete_fields = ["region"]
-
-
-class PlayerRatingInline(admin.TabularInline):
-    model = PlayerRating
-    extra = 0
-    fields = ["system", "rating", "provisional", "games", "tournaments", "last_played"]
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        # Ratings come from rating runs only; an edit here would be overwritten and break reproducibility.
-        return False
 
 
 @admin.register(Player)
@@ -54,7 +41,7 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ["club", "region"]
     autocomplete_fields = ["club", "region", "merged_into"]
     readonly_fields = ["federation_id", "name_key", "latin_key", "created_at", "updated_at"]
-    inlines = [PlayerRatingInline]
+    inlines: list = []  # ratings/admin.py adds the player's current ratings
     fieldsets = [
         (None, {"fields": ["federation_id", "family_name", "given_names", "kind"]}),
         (_("Latin spelling"), {"fields": ["family_name_latin", "given_names_latin"]}),

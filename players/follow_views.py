@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from players import selectors, services
 from players.models import Follow
-
-
-@login_required
-def following(request):
-    return render(request, "players/following.html", {"rows": selectors.followed_players(user=request.user)})
 
 
 @login_required

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import datetime
 import logging
-from decimal import Decimal
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -114,94 +111,8 @@ def application_submit(
     return application
 
 
-def current_ratings(player: Player) -> dict[str, int]:
-    from ratings.models import PlayerRating
-
-    return dict(
-        PlayerRating.objects.filter(
-            player=player, rating__isnull=False, system__in=["orr", "mchess", "playchess"]
-        ).values_list("system", "rating")
-    )
-
-
-def application_decide(
-    *, application: FideImportApplication, admin, approve: bool, reason: str = "", replace_existing: bool = False
-) -> FideImportApplication:
-    """Approve or reject. An approval takes effect on its date: the FIDE rating becomes the ORR rating
-    (established), Mchess starts at 10 x FIDE and PlayChess enters with it, in every system where the
-    player has no rating yet, and in the others too when the admin chooses to replace them."""
-    from ratings.engines import mchess
-    from ratings.models import RatingOverride, RatingRequest
-    from ratings.services import rating_request
-
-    with transaction.atomic():
-        application = FideImportApplication.objects.select_for_update().get(pk=application.pk)
-        if application.status != FideImportApplication.Status.PENDING:
-            raise ApplicationError(_("This application was decided already."))
-        if not approve and not reason.strip():
-            raise ApplicationError(_("Say why the application is rejected: the applicant will read it."))
-        now = timezone.now()
-        before = {"status": application.status}
-        application.decided_by, application.decided_at, application.decision_reason = admin, now, reason.strip()
-        if not approve:
-            application.status = FideImportApplication.Status.REJECTED
-            application.save()
-            audit.record(
-                actor=admin,
-                action="fide_application_rejected",
-                target=application,
-                summary=f"rejected FIDE {application.fide_id} {application.fide_rating} for {application}",
-                before=before,
-                after={"status": application.status},
-                reason=reason,
-            )
-        else:
-            player = application.player or player_create(
-                family_name=application.new_family_name,
-                given_names=application.new_given_names,
-                birth_date=application.new_birth_date,
-            )
-            holder = Player.objects.filter(fide_id=application.fide_id).exclude(pk=player.pk).first()
-            if holder is not None:
-                raise ApplicationError(
-                    _("FIDE id %(id)s belongs to %(player)s (%(fed)s): merge the two records first.")
-                    % {"id": application.fide_id, "player": holder, "fed": holder.federation_id}
-                )
-            if player.fide_id is None:
-                player.fide_id = application.fide_id
-                player.save(update_fields=["fide_id", "name_key", "latin_key", "updated_at"])
-            existing = current_ratings(player)
-            fide = application.fide_rating
-            values = {
-                "orr": fide if replace_existing or "orr" not in existing else None,
-                "mchess": mchess.initial_rating(fide_rating=fide)
-                if replace_existing or "mchess" not in existing
-                else None,
-                "playchess": fide if replace_existing or "playchess" not in existing else None,
-            }
-            effective = timezone.localdate(now)
-            if any(v is not None for v in values.values()):
-                RatingOverride.objects.create(
-                    player=player, effective=effective, reason=f"FIDE {application.fide_id}: {fide}", **values
-                )
-                rating_request(reason=RatingRequest.Reason.FIDE_IMPORT, since=effective)
-            application.player = player
-            application.status = FideImportApplication.Status.APPROVED
-            application.save()
-            audit.record(
-                actor=admin,
-                action="fide_application_approved",
-                target=application,
-                summary=f"approved FIDE {application.fide_id} {fide} for {player} ({player.federation_id})",
-                before={"ratings": existing},
-                after={"ratings": {k: v for k, v in values.items() if v is not None}, "replace": replace_existing},
-                reason=reason,
-            )
-    _notify(application)
-    return application
-
-
-def _notify(application: FideImportApplication) -> None:
+def notify_decision(application: FideImportApplication) -> None:
+    """Mail the applicant the decision on his application, with its reason."""
     status = application.get_status_display()
     body = _("Your application to import FIDE rating %(rating)s (FIDE id %(id)s) was %(status)s.") % {
         "rating": application.fide_rating,
@@ -229,132 +140,6 @@ def player_follow(*, user, player: Player, notify: bool = True) -> Follow:
 
 def player_unfollow(*, user, player: Player) -> None:
     Follow.objects.filter(user=user, player=player).delete()
-
-
-# A tournament that ended longer ago than this is history by the time it is rated (an old file
-# imported late): its players' followers are not mailed about it.
-NOTICE_DAYS = 60
-
-
-def followers_notify_many(*, tournament_ids: list[int]) -> int:
-    """followers_notify for newly rated tournaments; return the mails sent.
-
-    Most tournaments have no followed player, and a re-rating of the whole history can rate ten
-    thousand for the first time: those are marked in one query, not one transaction each.
-    """
-    from tournaments.models import Participant, Tournament
-
-    fresh = Tournament.objects.filter(
-        pk__in=tournament_ids, status=Tournament.Status.RATED, followers_notified_at__isnull=True
-    )
-    recent = fresh.filter(end_date__gte=timezone.localdate() - datetime.timedelta(days=NOTICE_DAYS))
-    followed = set(
-        Participant.objects.filter(tournament__in=recent, player__followers__notify=True)
-        .order_by()
-        .values_list("tournament_id", flat=True)
-        .distinct()
-    )
-    fresh.exclude(pk__in=followed).update(followers_notified_at=timezone.now())
-    return sum(followers_notify(tournament_id=tournament_id) for tournament_id in sorted(followed))
-
-
-def followers_notify(*, tournament_id: int) -> int:
-    """Tell the followers of a newly rated tournament's players how they did; return the mails sent.
-
-    Once per tournament: the first rating run that rates it marks it, and later re-ratings (a late
-    upload, a corrected result) do not mail again. A mail that cannot be sent is logged and skipped,
-    never retried: a lost notice is better than the same notice twice.
-    """
-    from ratings.models import RatingChange, System
-    from tournaments.models import Game, Participant, Tournament
-
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-        if tournament is None or tournament.status != Tournament.Status.RATED or tournament.followers_notified_at:
-            return 0
-        tournament.followers_notified_at = timezone.now()
-        tournament.save(update_fields=["followers_notified_at"])
-        follows = (
-            Follow.objects.filter(notify=True, player__participations__tournament=tournament, user__is_active=True)
-            .exclude(user__email="")
-            .select_related("user", "player")
-            .order_by("user_id", "player__family_name", "player__given_names")
-        )
-        by_user: dict[int, list[Follow]] = {}
-        for follow in follows:
-            by_user.setdefault(follow.user_id, []).append(follow)
-        if not by_user:
-            return 0
-        players = {follow.player_id for group in by_user.values() for follow in group}
-        ranks = dict(
-            Participant.objects.filter(tournament=tournament, player_id__in=players).values_list("player_id", "rank")
-        )
-        points = dict.fromkeys(players, Decimal(0))
-        for game in Game.objects.filter(Q(white_id__in=players) | Q(black_id__in=players), tournament=tournament):
-            if game.white_id in points:
-                points[game.white_id] += game.white_points
-            if game.black_id in points:
-                points[game.black_id] += game.black_points
-        changes: dict[tuple[int, str], RatingChange] = {
-            (c.player_id, c.system): c
-            for c in RatingChange.objects.filter(tournament=tournament, player_id__in=players)
-        }
-        messages = []
-        for group in by_user.values():
-            lines = []
-            for follow in group:
-                line = f"{follow.player.full_name}: "
-                line += _("%(points)s points") % {"points": _points(points[follow.player_id])}
-                if ranks.get(follow.player_id):
-                    line += ", " + _("place %(rank)s") % {"rank": ranks[follow.player_id]}
-                for system in (System.ORR, System.MCHESS, System.PLAYCHESS):
-                    change = changes.get((follow.player_id, system))
-                    if change is not None and change.rating_after is not None:
-                        line += f"\n  {System(system).label}: {_rating_move(change)}"
-                line += f"\n  {settings.SITE_URL}{follow.player.get_absolute_url()}"
-                lines.append(line)
-            body = _("%(tournament)s (%(dates)s) is rated.") % {
-                "tournament": tournament.name,
-                "dates": f"{tournament.start_date:%Y-%m-%d} – {tournament.end_date:%Y-%m-%d}",
-            }
-            body += "\n\n" + "\n\n".join(lines)
-            body += "\n\n" + _("The full report: %(link)s") % {
-                "link": f"{settings.SITE_URL}{tournament.get_absolute_url()}"
-            }
-            body += "\n\n" + _("You follow these players; stop at %(link)s") % {
-                "link": f"{settings.SITE_URL}{reverse('players:following')}"
-            }
-            messages.append(
-                (
-                    _("Rated: %(tournament)s") % {"tournament": tournament.name},
-                    body,
-                    settings.DEFAULT_FROM_EMAIL,
-                    [group[0].user.email],
-                )
-            )
-    sent = 0
-    for message in messages:
-        try:
-            sent += send_mail(*message)
-        except OSError:
-            logger.exception("could not mail the followers of tournament %s", tournament_id)
-    return sent
-
-
-def _points(value: Decimal) -> str:
-    """Chess notation: 4, 4½, ½."""
-    whole, half = divmod(value, 1)
-    if not half:
-        return str(int(whole))
-    return f"{int(whole) or ''}½"
-
-
-def _rating_move(change) -> str:
-    after = f"{change.rating_after}{'*' if change.provisional_after else ''}"
-    if change.rating_before is None:
-        return _("first rating %(rating)s") % {"rating": after}
-    delta = change.rating_after - change.rating_before
-    return f"{change.rating_before} → {after} ({delta:+d})"
 
 
 class LinkError(Exception):

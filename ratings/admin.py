@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from federation.admin_base import ReadOnlyAdmin
+from players.admin import PlayerAdmin
 from ratings.models import PlayerRating, ProvisionalGame, RatingChange, RatingList, RatingListEntry, RatingRequest
 
 # Rating data are written by rating runs only: an edit by hand would not survive the next
@@ -17,10 +18,10 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ["player", "tournament", "system", "rating_before", "rating_after", "games", "score"]
+    list_display = ["player", "tournament", "mobile_game", "system", "rating_before", "rating_after", "games", "score"]
     list_filter = ["system", "provisional_after", "is_guest"]
     search_fields = ["player__family_name", "player__federation_id", "tournament__name"]
-    list_select_related = ["player", "tournament"]
+    list_select_related = ["player", "tournament", "mobile_game"]
 
 
 @admin.register(ProvisionalGame)
@@ -56,3 +57,19 @@ class RatingRequestAdmin(ReadOnlyAdmin):
     list_filter = ["state", "reason"]
     list_select_related = ["tournament"]
     readonly_fields = ["error"]
+
+
+class PlayerRatingInline(admin.TabularInline):
+    model = PlayerRating
+    extra = 0
+    fields = ["system", "rating", "provisional", "games", "tournaments", "last_played"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        # Ratings come from rating runs only; an edit here would be overwritten and break reproducibility.
+        return False
+
+
+# The player's admin page shows his current ratings: added from here, since players does not import ratings.
+PlayerAdmin.inlines = [*PlayerAdmin.inlines, PlayerRatingInline]

@@ -7,7 +7,6 @@ from django.utils.translation import pgettext_lazy
 
 from federation.fields import PlainJSONField
 from players.models import Player
-from tournaments.models import Tournament
 
 
 class System(models.TextChoices):
@@ -63,7 +62,8 @@ class PlayerRating(models.Model):
 
 
 class RatingChange(models.Model):
-    """One player's result of one tournament in one system, with every number of the calculation."""
+    """One player's result of one event (a tournament, a mobile game) in one system, with every number
+    of the calculation."""
 
     # No single-column indexes: the unique (player, tournament, system) serves the player's history
     # and change_report_idx the tournament's report. No database foreign keys either: these rows are
@@ -73,8 +73,25 @@ class RatingChange(models.Model):
     player = models.ForeignKey(
         Player, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
     )
+    # The event the change belongs to: an uploaded tournament or a mobile game, exactly one of them.
+    # String references: ratings imports neither app (the events reach it through RATING_SOURCES).
     tournament = models.ForeignKey(
-        Tournament, models.CASCADE, related_name="rating_changes", db_index=False, db_constraint=False
+        "tournaments.Tournament",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
+    )
+    mobile_game = models.ForeignKey(
+        "play.MobileGame",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     system = models.CharField(_("system"), max_length=9, choices=System.choices)
     # Null before: a newcomer. Null after: a newcomer who scored nothing and got no rating.
@@ -96,16 +113,37 @@ class RatingChange(models.Model):
         verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["player", "tournament", "system"], name="change_one_per_player_event"),
+            models.UniqueConstraint(
+                fields=["player", "mobile_game", "system"], name="change_one_per_player_mobile_game"
+            ),
+            models.CheckConstraint(
+                condition=Q(tournament__isnull=False, mobile_game__isnull=True)
+                | Q(tournament__isnull=True, mobile_game__isnull=False),
+                name="change_one_event",
+            ),
             models.CheckConstraint(
                 condition=Q(rating_after__isnull=True) | Q(rating_after__gte=0, rating_after__lte=MCHESS_CAP),
                 name="change_rating_after_in_range",
             ),
             models.CheckConstraint(condition=Q(score__gte=0), name="change_score_nonnegative"),
         ]
-        indexes = [models.Index(fields=["tournament", "system"], name="change_report_idx")]
+        indexes = [
+            models.Index(fields=["tournament", "system"], name="change_report_idx"),
+            models.Index(
+                fields=["mobile_game", "system"], name="change_mobile_idx", condition=Q(mobile_game__isnull=False)
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.system} {self.tournament}: {self.rating_before} → {self.rating_after}"
+        event = self.tournament if self.tournament_id else self.mobile_game
+        return f"{self.player} {self.system} {event}: {self.rating_before} → {self.rating_after}"
+
+    @property
+    def event_url(self) -> str:
+        """The page of the change's event: the tournament's report, or the mobile game's page."""
+        if self.tournament_id:
+            return self.tournament.get_absolute_url()
+        return f"/play/games/{self.mobile_game.code}/"
 
     @property
     def delta(self) -> int | None:
@@ -122,7 +160,7 @@ class ProvisionalGame(models.Model):
         Player, models.CASCADE, related_name="provisional_games", db_index=False, db_constraint=False
     )
     system = models.CharField(_("system"), max_length=9, choices=System.choices, default=System.ORR)
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+", db_constraint=False)
+    tournament = models.ForeignKey("tournaments.Tournament", models.CASCADE, related_name="+", db_constraint=False)
     round = models.PositiveSmallIntegerField(_("round"))
     opponent = models.ForeignKey(Player, models.SET_NULL, null=True, blank=True, related_name="+", db_constraint=False)
     # The opponent's rating as used when the game was rated; it never changes afterwards.
@@ -294,9 +332,16 @@ class RatingRequest(models.Model):
 
     # From the tournament's place in the rating order, or from a date, or (neither) the whole history.
     tournament = models.ForeignKey(
-        Tournament, models.CASCADE, null=True, blank=True, related_name="rating_requests", verbose_name=_("tournament")
+        "tournaments.Tournament",
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_requests",
+        verbose_name=_("tournament"),
     )
     since = models.DateField(_("re-rate from"), null=True, blank=True)
+    # From an instant (a mobile game's finishing moment); `since` then holds its local day.
+    since_at = models.DateTimeField(_("re-rate from the moment"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
     state = models.CharField(
         pgettext_lazy("rating run", "state"), max_length=8, choices=State.choices, default=State.PENDING

@@ -158,13 +158,36 @@ def player_ratings(*, player) -> dict[str, PlayerRating]:
     return {r.system: r for r in PlayerRating.objects.filter(player=player, rating__isnull=False)}
 
 
-def player_history(*, player) -> QuerySet[RatingChange]:
-    """The player's rating changes in every system, newest tournament first."""
-    return (
-        RatingChange.objects.filter(player=player)
-        .select_related("tournament")
-        .order_by("-tournament__end_date", "-tournament__start_date", "-tournament_id", "system")
+def player_history(*, player) -> list[RatingChange]:
+    """The player's rating changes in every system (tournaments and mobile games), newest first on
+    the rating timeline."""
+    changes = list(
+        RatingChange.objects.filter(player=player).select_related(
+            "tournament", "mobile_game", "mobile_game__white", "mobile_game__black"
+        )
     )
+    changes.sort(key=lambda change: change.system)  # within an event, by system (stable below)
+    changes.sort(key=change_key, reverse=True)
+    return changes
+
+
+def change_key(change: RatingChange):
+    """The timeline key of a change's event (ratings/timeline/keys.py)."""
+    from ratings.timeline.keys import mobile_key, tournament_key
+
+    if change.tournament_id is not None:
+        return tournament_key(change.tournament)
+    return mobile_key(change.mobile_game.finished_at, change.mobile_game_id)
+
+
+def mobile_label(game) -> str:
+    from django.utils.translation import gettext as _
+
+    return _("Mobile game %(white)s – %(black)s") % {"white": game.white.full_name, "black": game.black.full_name}
+
+
+def mobile_url(game) -> str:
+    return f"/play/games/{game.code}/"
 
 
 def player_page(*, player) -> dict:
@@ -173,7 +196,7 @@ def player_page(*, player) -> dict:
     from ratings.models import System
 
     current = player_ratings(player=player)
-    changes = list(player_history(player=player))
+    changes = player_history(player=player)
     imports = fide_imports(player=player)
     events = player_events(player=player, changes=changes, imports=imports)
     ratings = []
@@ -267,9 +290,7 @@ def import_label(item: dict) -> str:
     return _("FIDE rating imported: %(rating)s") % {"rating": item["fide_rating"]}
 
 
-# Events of one date in the order a re-rating applies them: a decided rating before the
-# tournaments ending that day, a month's penalty after them.
-_ORDER = {"import": 0, "tournament": 1, "penalty": 2}
+# Events in the order a re-rating applies them: the timeline's keys (ratings/timeline/keys.py).
 
 
 def player_events(*, player, changes, imports) -> dict[str, list]:
@@ -280,23 +301,29 @@ def player_events(*, player, changes, imports) -> dict[str, list]:
 
     from ratings.charts import IMPORT, PENALTY, TOURNAMENT, Event
     from ratings.models import InactivityPenalty, System
+    from ratings.timeline.keys import local_date, override_key, penalty_key
 
     keyed: dict[str, list] = {system: [] for system in System.values}
     for change in changes:
-        tournament = change.tournament
-        url = reverse("tournaments:player_calculation", args=[tournament.pk, player.pk])
-        event = Event(tournament.end_date, change.rating_after, tournament.name, TOURNAMENT, url)
-        keyed[change.system].append(((tournament.end_date, 1, tournament.start_date, tournament.pk), event))
+        if change.tournament_id is not None:
+            tournament = change.tournament
+            url = reverse("tournaments:player_calculation", args=[tournament.pk, player.pk])
+            event = Event(tournament.end_date, change.rating_after, tournament.name, TOURNAMENT, url)
+        else:  # a mobile game: a point like a tournament's, linked to the game's page
+            game = change.mobile_game
+            day = local_date(game.finished_at)
+            event = Event(day, change.rating_after, mobile_label(game), TOURNAMENT, mobile_url(game))
+        keyed[change.system].append(((change_key(change), 0), event))
     for item in imports["imports"]:
         override = item["override"]
         for system in (System.ORR, System.MCHESS, System.PLAYCHESS):
             value = getattr(override, system)
             if value is not None:
                 event = Event(override.effective, value, import_label(item), IMPORT)
-                keyed[system].append(((override.effective, 0, override.effective, override.pk), event))
+                keyed[system].append(((override_key(override.effective), override.pk), event))
     for penalty in InactivityPenalty.objects.filter(player=player).order_by("month"):
         event = Event(penalty.month, penalty.rating_after, _("Inactivity penalty"), PENALTY)
-        keyed[System.MCHESS].append(((penalty.month, 2, penalty.month, penalty.pk), event))
+        keyed[System.MCHESS].append(((penalty_key(penalty.month), penalty.pk), event))
     return {system: [event for _key, event in sorted(items, key=lambda i: i[0])] for system, items in keyed.items()}
 
 
@@ -304,20 +331,32 @@ def history_rows(*, changes, imports) -> list[dict]:
     """The tournaments table: one row a tournament with its change in each system, and a row for
     each approved FIDE import with the ratings it set; newest first."""
     from ratings.models import System
+    from ratings.timeline.keys import local_date, override_key
 
-    by_tournament: dict[int, dict] = {}
+    by_event: dict[tuple, dict] = {}
     for change in reversed(changes):  # oldest first
-        row = by_tournament.setdefault(
-            change.tournament_id,
-            {"kind": "tournament", "tournament": change.tournament, **dict.fromkeys(System.values)},
-        )
+        if change.tournament_id is not None:
+            row = by_event.setdefault(
+                ("tournament", change.tournament_id),
+                {"kind": "tournament", "tournament": change.tournament, **dict.fromkeys(System.values)},
+            )
+        else:
+            game = change.mobile_game
+            row = by_event.setdefault(
+                ("mobile", change.mobile_game_id),
+                {
+                    "kind": "mobile",
+                    "label": mobile_label(game),
+                    "url": mobile_url(game),
+                    "date": local_date(game.finished_at),
+                    **dict.fromkeys(System.values),
+                },
+            )
         row[change.system] = change
         row.setdefault("games", change.games)
         row.setdefault("score", change.score)
-    rows = [
-        ((row["tournament"].end_date, 1, row["tournament"].start_date, row["tournament"].pk), row)
-        for row in by_tournament.values()
-    ]
+        row.setdefault("key", (change_key(change), 0))
+    rows = [(row.pop("key"), row) for row in by_event.values()]
     for item in imports["imports"]:
         override = item["override"]
         row = {
@@ -326,7 +365,7 @@ def history_rows(*, changes, imports) -> list[dict]:
             "label": import_label(item),
             "set": {system: getattr(override, system) for system in (System.ORR, System.MCHESS, System.PLAYCHESS)},
         }
-        rows.append(((override.effective, 0, override.effective, override.pk), row))
+        rows.append(((override_key(override.effective), override.pk), row))
     rows.sort(key=lambda pair: pair[0], reverse=True)
     return [row for _key, row in rows]
 
@@ -388,20 +427,22 @@ def home_top_lists(*, size: int = 10, reference=None) -> list[dict]:
 
 def ratings_version() -> str:
     """The database's stamp of what the public pages show, in one query: the latest rating run and
-    tournament edit, penalty month, decided rating, published list, GCR run and player edit.
+    event edit (tournaments, mobile games: each source's `stamps`), penalty month, decided rating,
+    published list, GCR run and player edit.
 
     `federation.pagecache.version()` reads it at most every PAGE_CACHE_DB_SECONDS; writers also bump
     the cache's own counter, so a change shows at once.
     """
+    from django.apps import apps
     from django.db import connection
 
     from players.models import Player
     from ratings.models import GcrRun, PenaltyMonth, RatingOverride
-    from tournaments.models import Tournament
+    from ratings.timeline.sources import registered
 
-    latest = [
-        (Tournament, "rated_at"),
-        (Tournament, "updated_at"),
+    # Each source names the columns whose latest value changes when its events do.
+    latest = [(apps.get_model(label), column) for source in registered() for label, column in source.stamps]
+    latest += [
         (PenaltyMonth, "id"),
         (RatingOverride, "id"),
         (RatingList, "id"),

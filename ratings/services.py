@@ -16,12 +16,12 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
-from django.db.models import Case, F, Q, When, Window
+from django.db.models import F, Q, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
 from federation import pagecache
-from federation.bulk import copy_stream, raw_rows
+from federation.bulk import copy_stream
 from players.models import Player
 from ratings.engines import gcr
 from ratings.forked import ChildFailed
@@ -34,8 +34,9 @@ from ratings.models import (
     RatingRequest,
     System,
 )
-from ratings.replay import HISTORY, START, Summary, penalty_key, replay_from, tournament_key
-from tournaments.models import Game, Tournament
+from ratings.replay import Key, Summary, penalty_key, replay_from, since_key
+from ratings.timeline import sources
+from ratings.timeline.keys import local_date
 
 logger = logging.getLogger(__name__)
 
@@ -59,14 +60,11 @@ def rating_run(*, tournament_id: int) -> Summary | None:
     try:
         with transaction.atomic():
             _lock()
-            tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-            if tournament is None:
-                logger.warning("rating run for tournament %s: it no longer exists", tournament_id)
+            key = sources.tournaments().key_of(tournament_id, lock=True)
+            if key is None:
+                logger.info("rating run for tournament %s skipped: it is not in the rated history", tournament_id)
                 return None
-            if tournament.status not in HISTORY:
-                logger.info("rating run for %s skipped: its status is %s", tournament, tournament.status)
-                return None
-            summary = replay_from(tournament_key(tournament))
+            summary = replay_from(key)
     except DatabaseError as exc:
         if _is_transient(exc):
             raise TransientError(str(exc)) from exc
@@ -87,11 +85,7 @@ def rating_run(*, tournament_id: int) -> Summary | None:
 
 def unannounced(tournament_ids: list[int]) -> list[int]:
     """Those of the tournaments just rated whose players' followers were not told yet."""
-    return list(
-        Tournament.objects.filter(
-            pk__in=tournament_ids, status=Tournament.Status.RATED, followers_notified_at__isnull=True
-        ).values_list("pk", flat=True)
-    )
+    return sources.tournaments().unannounced(tournament_ids)
 
 
 def _is_transient(exc: DatabaseError) -> bool:
@@ -109,22 +103,25 @@ def _mark_failed(tournament_id: int, exc: Exception) -> None:
     reason = f"{type(exc).__name__}: {exc}"[:2000]
     logger.error("rating run for tournament %s failed: %s", tournament_id, reason)
     try:
-        Tournament.objects.filter(pk=tournament_id).update(status=Tournament.Status.FAILED, status_detail=reason)
-        pagecache.bump_on_commit()  # it leaves the public tournament list
+        sources.tournaments().mark_failed(tournament_id, reason)
     except DatabaseError:
         logger.exception("could not even mark tournament %s as failed", tournament_id)
 
 
-def rerate_since(*, since: datetime.date | None = None) -> Summary:
-    """An admin's re-rating of everything from a date (or the whole history); failed tournaments are retried."""
-    key = START if since is None else (since, datetime.date.min, 0)
+def rerate_since(*, since: datetime.date | datetime.datetime | None = None) -> Summary:
+    """An admin's re-rating of everything from a date or an instant (or the whole history); failed
+    tournaments are retried."""
     with transaction.atomic():
         _lock()
-        failed = Tournament.objects.filter(status=Tournament.Status.FAILED)
-        if since is not None:
-            failed = failed.filter(end_date__gte=since)
-        failed.update(status=Tournament.Status.QUEUED, status_detail="")
-        return replay_from(key)
+        sources.tournaments().requeue_failed(_since_date(since))
+        return replay_from(since_key(since))
+
+
+def _since_date(since: datetime.date | datetime.datetime | None) -> datetime.date | None:
+    """The federation's day of a "since" (the day of an instant): where date-based filters start."""
+    if isinstance(since, datetime.datetime):
+        return local_date(since)
+    return since
 
 
 def mchess_penalty(*, month: datetime.date) -> bool:
@@ -249,17 +246,9 @@ def gcr_recompute(*, force: bool = False) -> bool:
         # Computers play in Mchess only. They are few: leaving them out here is cheaper than
         # joining every game to both its players.
         computers = set(Player.objects.filter(kind=Player.Kind.COMPUTER).values_list("id", flat=True))
-        played = (
-            Game.objects.filter(
-                kind=Game.Kind.PLAYED, tournament__status=Tournament.Status.RATED, tournament__rate_gcr=True
-            )
-            .annotate(half_points=Case(When(result="1-0", then=2), When(result="1/2-1/2", then=1), default=0))
-            .values_list("white_id", "black_id", "half_points", "tournament__end_date")
-        )
+        played = sources.tournaments().gcr_games()
         last_played: dict = {}
-        result = gcr.rate(
-            _gcr_games(raw_rows(played), computers, last_played), fork_from=settings.RATING_PARALLEL_MIN_GAMES
-        )
+        result = gcr.rate(_gcr_games(played, computers, last_played), fork_from=settings.RATING_PARALLEL_MIN_GAMES)
         PlayerRating.objects.filter(system=System.GCR).delete()
         _gcr_write(result.players.values(), last_played)
         run.started_at = started
@@ -280,16 +269,25 @@ OPEN = (RatingRequest.State.PENDING, RatingRequest.State.RUNNING)
 
 
 def rating_request(
-    *, reason: str, tournament: Tournament | None = None, since: datetime.date | None = None
+    *, reason: str, tournament=None, since: datetime.date | datetime.datetime | None = None
 ) -> RatingRequest:
-    """Ask for a re-rating from a tournament's place, from a date, or (neither) of the whole history.
+    """Ask for a re-rating from a tournament's place, from a date or an instant, or (neither) of the
+    whole history.
+
+    An instant (a timezone-aware datetime, e.g. a mobile game's finishing moment) re-rates from
+    that second on the timeline: every event at or after it, the game itself included.
 
     The one call for every change that needs a re-rating: make it inside the transaction of the
     change, so the change and the request commit together. The request is sent to the queue after
     the commit; if the broker is down the request waits in the database and the sweeper (or the
     next worker to start, or the next successful publish) sends it. It never raises for the queue.
     """
-    request = RatingRequest.objects.create(reason=reason, tournament=tournament, since=since)
+    if isinstance(since, datetime.datetime):
+        request = RatingRequest.objects.create(
+            reason=reason, tournament=tournament, since=_since_date(since), since_at=since
+        )
+    else:
+        request = RatingRequest.objects.create(reason=reason, tournament=tournament, since=since)
     transaction.on_commit(publish_requests)
     return request
 
@@ -360,13 +358,11 @@ def recover_requests(*, worker: str = "", started: datetime.datetime | None = No
 
 def _adopt_orphans() -> int:
     """Queued tournaments with no request at all (queued before requests existed, or set by hand)."""
-    limit = timezone.now() - ORPHAN_AFTER
-    orphans = Tournament.objects.filter(
-        status__in=[Tournament.Status.QUEUED, Tournament.Status.CONFIRMED], updated_at__lt=limit
-    ).exclude(rating_requests__state__in=[*OPEN, RatingRequest.State.FAILED])
+    orphans = sources.tournaments().orphans(
+        updated_before=timezone.now() - ORPHAN_AFTER, requested=[*OPEN, RatingRequest.State.FAILED]
+    )
     created = RatingRequest.objects.bulk_create(
-        RatingRequest(tournament_id=pk, reason=RatingRequest.Reason.RECOVERY)
-        for pk in orphans.values_list("pk", flat=True)
+        RatingRequest(tournament_id=pk, reason=RatingRequest.Reason.RECOVERY) for pk in orphans
     )
     return len(created)
 
@@ -382,13 +378,13 @@ def sweep_requests(*, worker: str = "", started: datetime.datetime | None = None
     return publish_requests()
 
 
-def retry_request(*, tournament: Tournament, admin) -> int:
+def retry_request(*, tournament, admin) -> int:
     """Staff's retry of a failed run reaching this tournament: its failed requests wait again, in their
     places, and a failed tournament is queued again. Returns how many requests wait now."""
     from federation import audit
 
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before_status, after_status = sources.tournaments().requeue(tournament.pk)
         failed = RatingRequest.objects.filter(state=RatingRequest.State.FAILED).filter(
             Q(tournament=tournament)
             | Q(tournament__isnull=True, since__lte=tournament.end_date)
@@ -397,10 +393,8 @@ def retry_request(*, tournament: Tournament, admin) -> int:
         count = failed.update(
             state=RatingRequest.State.PENDING, attempts=0, error="", published_at=None, run_token="", finished_at=None
         )
-        before = {"status": tournament.status}
-        if tournament.status == Tournament.Status.FAILED:
-            tournament.status, tournament.status_detail = Tournament.Status.QUEUED, ""
-            tournament.save(update_fields=["status", "status_detail", "updated_at"])
+        if after_status != before_status:  # a failed tournament waits for its run again
+            tournament.status, tournament.status_detail = after_status, ""
             rating_request(reason=RatingRequest.Reason.ADMIN, tournament=tournament)
             count += 1
         audit.record(
@@ -408,20 +402,19 @@ def retry_request(*, tournament: Tournament, admin) -> int:
             action="rating_retried",
             target=tournament,
             summary=f"retried the rating run of {tournament}",
-            before=before,
-            after={"status": tournament.status, "requests": count},
+            before={"status": before_status},
+            after={"status": after_status, "requests": count},
             reason="",
         )
         transaction.on_commit(publish_requests)
     return count
 
 
-def _request_key(request: RatingRequest) -> tuple | None:
+def _request_key(request: RatingRequest) -> Key | None:
     """Where a request's run starts; None when there is nothing to rate (its tournament left the history)."""
     if request.tournament_id is not None:
-        tournament = request.tournament
-        return tournament_key(tournament) if tournament.status in HISTORY else None
-    return START if request.since is None else (request.since, datetime.date.min, 0)
+        return sources.tournaments().key_of(request.tournament_id)
+    return since_key(request.since_at or request.since)
 
 
 class _Heartbeat(threading.Thread):
@@ -485,17 +478,15 @@ def run_requests(*, worker: str = "") -> Summary | None:
     try:
         with transaction.atomic():
             _lock()
-            requests = list(RatingRequest.objects.filter(pk__in=[r.pk for r in claimed]).select_related("tournament"))
+            requests = list(RatingRequest.objects.filter(pk__in=[r.pk for r in claimed]))
             keys = [key for key in map(_request_key, requests) if key is not None]
             summary = None
             if keys:
                 key = min(keys)
                 # A re-rating from a date includes the failed tournaments after it, as an admin's re-rating does.
-                dated = [r.since or datetime.date.min for r in requests if r.tournament_id is None]
+                dated = [r.since for r in requests if r.tournament_id is None]
                 if dated:
-                    Tournament.objects.filter(status=Tournament.Status.FAILED, end_date__gte=min(dated)).update(
-                        status=Tournament.Status.QUEUED, status_detail=""
-                    )
+                    sources.tournaments().requeue_failed(None if None in dated else min(dated))
                 summary = replay_from(key)
     except Exception as exc:
         _run_failed(token, claimed, exc)
@@ -518,7 +509,7 @@ def run_requests(*, worker: str = "") -> Summary | None:
 
 def _close_superseded(key: tuple, now) -> None:
     """Failed requests whose place this successful run covered are done: their tournaments are rated now."""
-    failed = RatingRequest.objects.filter(state=RatingRequest.State.FAILED).select_related("tournament")
+    failed = RatingRequest.objects.filter(state=RatingRequest.State.FAILED)
     covered = [r.pk for r in failed if (k := _request_key(r)) is not None and k >= key]
     RatingRequest.objects.filter(pk__in=covered).update(state=RatingRequest.State.DONE, finished_at=now)
 

@@ -76,10 +76,11 @@ def rerate_since(since: str | None = None) -> None:
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def notify_followers(tournament_ids: list[int]) -> None:
-    """Mail the followers of the players of newly rated tournaments (each tournament once)."""
-    from players.services import followers_notify_many
+    """Mail the followers of the players of newly rated tournaments (each tournament once): the
+    tournaments app does it, on the signal (ratings does not import it)."""
+    from ratings.signals import tournaments_rated
 
-    followers_notify_many(tournament_ids=tournament_ids)
+    tournaments_rated.send(sender=notify_followers, tournament_ids=tournament_ids)
 
 
 @worker_ready.connect

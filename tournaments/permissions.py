@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tournaments.roles import FEDERATION_ADMINS
+from federation.roles import FEDERATION_ADMINS
 
 
 def is_arbiter(user) -> bool:

@@ -317,3 +317,43 @@ def game_ratings(changes) -> dict[tuple, dict]:
                 "delta": delta,
             }
     return counted
+
+
+def followed_players(*, user) -> list[dict]:
+    """The players an account follows, with their ratings and latest rated tournament (3 queries)."""
+    from django.db.models import OuterRef, Subquery
+
+    from players.models import Follow
+    from ratings.models import PlayerRating, RatingChange
+
+    # The latest rated tournament (a mobile game has no tournament to show here).
+    latest = RatingChange.objects.filter(player=OuterRef("player"), tournament__isnull=False).order_by(
+        "-tournament__end_date", "-tournament__start_date", "-tournament_id"
+    )
+    follows = list(
+        Follow.objects.filter(user=user)
+        .select_related("player", "player__club", "player__merged_into")
+        .annotate(latest_tournament=Subquery(latest.values("tournament_id")[:1]))
+        .order_by("player__family_name", "player__given_names", "player_id")
+    )
+    ids = [follow.player_id for follow in follows]
+    ratings: dict[int, dict] = {}
+    for rating in PlayerRating.objects.filter(player_id__in=ids, rating__isnull=False):
+        ratings.setdefault(rating.player_id, {})[rating.system] = rating
+    changes: dict[int, dict] = {}
+    wanted = {(follow.player_id, follow.latest_tournament) for follow in follows if follow.latest_tournament}
+    for change in RatingChange.objects.filter(
+        player_id__in=ids, tournament_id__in={t for _, t in wanted}
+    ).select_related("tournament"):
+        if (change.player_id, change.tournament_id) in wanted:
+            changes.setdefault(change.player_id, {})[change.system] = change
+    return [
+        {
+            "follow": follow,
+            "player": follow.player,
+            "ratings": ratings.get(follow.player_id, {}),
+            "latest": changes.get(follow.player_id, {}),
+            "latest_tournament": next(iter(changes.get(follow.player_id, {}).values()), None),
+        }
+        for follow in follows
+    ]

@@ -8,12 +8,13 @@ from django.test import override_settings
 from django.urls import reverse
 
 from players.models import Follow
-from players.services import followers_notify, followers_notify_many, player_follow
+from players.services import player_follow
 from ratings import services as rating_services
 from ratings.tasks import rate_tournament
 from tests.base import PASSWORD, BaseTestCase
 from tests.players.factories import PlayerFactory
 from tests.ratings.scenario import make_tournament
+from tournaments.follower_notices import followers_notify, followers_notify_many
 from tournaments.models import Tournament
 
 D = datetime.date
@@ -147,6 +148,6 @@ class FollowerMailTestCase(BaseTestCase):
     def test_it_writes_points_the_chess_way(self):
         from decimal import Decimal
 
-        from players.services import _points
+        from tournaments.follower_notices import _points
 
         assert [_points(Decimal(x)) for x in ("0", "0.5", "4", "4.5")] == ["0", "½", "4", "4½"]

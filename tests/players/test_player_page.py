@@ -9,8 +9,8 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from players.models import Club, FideImportApplication, Player
-from players.services import application_decide
 from ratings import services
+from ratings.applications import application_decide
 from ratings.models import PlayerRating, RatingChange, RatingOverride
 from tests.base import BaseTestCase
 from tests.players.factories import PlayerFactory

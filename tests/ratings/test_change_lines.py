@@ -22,17 +22,24 @@ json_values = st.recursive(
 ratings = st.none() | st.integers(0, 3000)
 
 
-def row(before, after, details, flags=(False, True, False, True), score=Decimal("6.5")):
+def row(before, after, details, flags=(False, True, False, True), score=Decimal("6.5"), anchor=(4242, None)):
     was_provisional, provisional, guest, enters = flags
-    return (17, 4242, "orr", before, after, was_provisional, provisional, 9, score, guest, enters, details)
+    return (17, *anchor, "orr", before, after, was_provisional, provisional, 9, score, guest, enters, details)
 
 
 def test_it_writes_a_plain_row_as_the_generic_writer_does():
     details = {"category": "newcomer", "games": [[1, 10687, 841, 2, 51, False]], "state": {"stored": []}}
     line = change_line(row(1200, 1215, details), TAIL)
     assert line == STREAM.text_line(row(1200, 1215, details))
-    assert line.startswith("17\t4242\torr\t1200\t1215\tf\tt\t9\t6.5\tf\tt\t{")
+    assert line.startswith("17\t4242\t\\N\torr\t1200\t1215\tf\tt\t9\t6.5\tf\tt\t{")
     assert line.endswith("\t2026-11-21T12:00:00+00:00\n")
+
+
+def test_it_writes_a_mobile_game_change_with_no_tournament():
+    details = {"W": 250, "games": [[1, 2, 3]], "state": {}}
+    line = change_line(row(0, 125, details, anchor=(None, 31)), TAIL)
+    assert line == STREAM.text_line(row(0, 125, details, anchor=(None, 31)))
+    assert line.startswith("17\t\\N\t31\torr\t0\t125\t")
 
 
 def test_it_escapes_what_copy_text_escapes():

@@ -141,7 +141,7 @@ class RatingQueueTestCase(BaseTestCase):
     def test_it_writes_a_request_for_every_other_change_and_none_raises_with_the_broker_down(self):
         from federation import corrections
         from players.models import FideImportApplication
-        from players.services import application_decide
+        from ratings.applications import application_decide
         from tests.players.factories import PlayerFactory
 
         kids = children(8, seed=24)

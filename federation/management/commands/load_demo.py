@@ -5,11 +5,11 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from federation.roles import ARBITERS, ensure_roles
 from players.models import Club, Player, Region
 from ratings import services as rating_services
 from tournaments import demo, services
 from tournaments.models import Tournament
-from tournaments.roles import ARBITERS, ensure_roles
 
 EXAMPLES = (
     ("karl-mala-2005.trf", Tournament.TimeControl.CLASSICAL),

@@ -1,3 +1,7 @@
+"""Player pages that combine players, their ratings and their tournaments: they live in the highest
+of those apps and are routed under the players' URL names by federation/urls.py."""
+
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
 from federation.pagecache import cache_public_page
@@ -32,3 +36,8 @@ def player_detail(request, federation_id: int):
         "linked_accounts": linked_accounts(player=player) if request.user.has_perm("players.view_playerlink") else [],
     }
     return render(request, "players/detail.html", context)
+
+
+@login_required
+def following(request):
+    return render(request, "players/following.html", {"rows": tournament_selectors.followed_players(user=request.user)})

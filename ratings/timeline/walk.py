@@ -1,0 +1,332 @@
+"""The rating history as a walk over one timeline: roll back to a key, then rate every event after it.
+
+Events are uploaded tournaments, finished mobile games (both from the sources wired in
+settings.RATING_SOURCES), Mchess penalty months and rating decisions, in the order of their keys
+(ratings.timeline.keys). Each kind is rated by its own module; this one holds the players'
+standings between events, reads what the walk needs before it writes, and writes the results.
+Rating a late tournament, re-rating from a date or an instant, applying a month's penalty: all
+are `replay_from(key)`.
+
+Every RatingChange keeps the player's engine state after it (rating, provisional flag, counts,
+stored games), so the state at any point is the state of the player's last change before it.
+Callers run this inside one transaction under the rating lock.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+from django.conf import settings
+from django.utils import timezone
+
+from federation import pagecache
+from federation.bulk import copy_rows, copy_stream
+from players.models import FideImportApplication, Player
+from ratings.engines import mchess
+from ratings.models import (
+    InactivityPenalty,
+    PenaltyMonth,
+    PlayerRating,
+    ProvisionalGame,
+    RatingChange,
+    RatingOverride,
+    System,
+)
+from ratings.timeline import lines, mobile, penalty, rollback, tournament
+from ratings.timeline.keys import START, Key, local_date, override_key, penalty_key
+from ratings.timeline.sources import Facts, registered
+from ratings.timeline.state import ENGINE_SYSTEMS, Standing, Summary, override, score
+
+logger = logging.getLogger(__name__)
+
+RATE = {"tournament": tournament.rate, "mobile": mobile.rate, "penalty": penalty.penalise}
+
+
+class Replay:
+    def __init__(self):
+        self.standings: dict[str, dict[int, Standing | None]] = {s: {} for s in ENGINE_SYSTEMS}
+        self.touched: dict[str, set[int]] = {s: set() for s in ENGINE_SYSTEMS}
+        # Where RatingChange rows (lines.CHANGE_COLUMNS) go: the COPY stream of replay_from.
+        self.write: Callable[[tuple], None] = self._no_writer
+        self.penalties: list = []
+        self.players: dict[int, Facts] = {}
+        self.approved: dict[int, list[tuple[datetime.date, int]]] = defaultdict(list)
+        self.summary = Summary()
+        # The systems this process rates: all, or a share when a child process rates the others.
+        self.systems: tuple[str, ...] = ENGINE_SYSTEMS
+        # From the start of the history: no standing survives, so none is ever read from the database.
+        self.from_scratch = False
+        self._mchess_loaded = False
+        # Per player, the moment of the last override before the roll-back point (restoring).
+        self.override_moment: dict[int, Key] = {}
+
+    @staticmethod
+    def _no_writer(row) -> None:
+        raise RuntimeError("rating changes are written inside replay_from's stream")
+
+    anchor = staticmethod(lines.anchor)
+
+    def roll_back(self, key: Key) -> None:
+        rollback.roll_back(self, key)
+
+    # --- Loading ------------------------------------------------------------------------------
+
+    def standing(self, system: str, player_id: int) -> Standing | None:
+        """The player's standing now in the replay (loaded from the database the first time)."""
+        table = self.standings[system]
+        if player_id not in table:
+            self._load(system, [player_id])
+        return table[player_id]
+
+    def _load(self, system: str, player_ids) -> None:
+        table = self.standings[system]
+        missing = [pid for pid in player_ids if pid not in table]
+        if not missing:
+            return
+        if not self.from_scratch:
+            rows = PlayerRating.objects.filter(system=system, player_id__in=missing).values_list("player_id", "state")
+            for player_id, state in rows.iterator(chunk_size=5000):
+                table[player_id] = Standing.from_snapshot(state)
+        for pid in missing:
+            table.setdefault(pid, None)
+
+    def load_all_mchess(self) -> None:
+        """Every Mchess-rated player (the penalty's subjects), once per replay."""
+        if not self._mchess_loaded:
+            known = PlayerRating.objects.filter(system=System.MCHESS).values_list("player_id", flat=True)
+            self._load(System.MCHESS, list(known))
+            self._mchess_loaded = True
+
+    def load_approvals(self) -> None:
+        """Every approved FIDE-rating import (a short list: one per approved application)."""
+        approved = FideImportApplication.objects.filter(
+            status=FideImportApplication.Status.APPROVED, player__isnull=False, decided_at__isnull=False
+        ).values_list("player_id", "decided_at", "fide_rating")
+        for player_id, decided_at, rating in approved:
+            self.approved[player_id].append((timezone.localdate(decided_at), rating))
+
+    def preload(self, overrides: list[RatingOverride], months: list[datetime.date]) -> None:
+        """The standings the events will touch, read before the stream opens."""
+        for system in ENGINE_SYSTEMS:
+            self._load(system, list(self.players))
+            self._load(system, [o.player_id for o in overrides])
+        if months:
+            self.load_all_mchess()
+
+    def approved_fide(self, player_id: int, day: datetime.date) -> int | None:
+        """The FIDE rating the federation approved for the player by `day` (the latest such)."""
+        ratings = [(decided, rating) for decided, rating in self.approved.get(player_id, ()) if decided <= day]
+        return max(ratings)[1] if ratings else None
+
+    def mchess_rating(self, player_id: int, day: datetime.date) -> int:
+        """The player's Mchess rating before an event of `day`, or his initial rating."""
+        standing = self.standing(System.MCHESS, player_id)
+        if standing is not None and standing.rating is not None:
+            return standing.rating
+        return mchess.initial_rating(
+            computer=self.players[player_id].kind == Player.Kind.COMPUTER,
+            fide_rating=self.approved_fide(player_id, day),
+        )
+
+    # --- Events -------------------------------------------------------------------------------
+
+    def record(self, system, anchor, player_id, before, after, *, games, half_points, details, guest=False):
+        details["state"] = after.snapshot() if after is not None else Standing().snapshot()
+        self.summary.changes += 1
+        self.write(
+            (
+                player_id,
+                *anchor,
+                system,
+                before.rating if before else None,
+                after.rating if after else None,
+                bool(before and before.provisional),
+                bool(after and after.provisional),
+                games,
+                score(half_points),
+                guest,
+                bool(after and after.rating is not None) and not guest,
+                details,
+            )
+        )
+
+    def override(self, decision: RatingOverride) -> None:
+        """A decided rating (an approved FIDE import that replaces existing ratings) takes effect."""
+        for system in self.systems:
+            value = getattr(decision, system)
+            if value is None:
+                continue
+            standing = self.standing(system, decision.player_id)
+            if standing is None:
+                standing = Standing()
+                self.standings[system][decision.player_id] = standing
+            override(system, standing, value)
+            self.touched[system].add(decision.player_id)
+
+    # --- Writing ------------------------------------------------------------------------------
+
+    def persist(self) -> None:
+        InactivityPenalty.objects.bulk_create(self.penalties, batch_size=2000)
+        self.summary.penalties = len(self.penalties)
+        for system in ENGINE_SYSTEMS:
+            touched = self.touched[system]
+            if not touched:
+                continue
+            if self.from_scratch:
+                PlayerRating.objects.filter(system=system).delete()
+                ProvisionalGame.objects.filter(system=system).delete()
+            else:
+                PlayerRating.objects.filter(system=system, player_id__in=touched).delete()
+                ProvisionalGame.objects.filter(system=system, player_id__in=touched).delete()
+            copy_rows(
+                PlayerRating,
+                ("player_id", "system", "rating", "provisional", "games", "tournaments", "last_played", "state"),
+                self._ratings(system, touched),
+            )
+            if system in (System.ORR, System.PLAYCHESS):
+                copy_rows(
+                    ProvisionalGame,
+                    ("player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score"),
+                    self._provisional_games(system, touched),
+                )
+
+    def _ratings(self, system, touched):
+        for player_id in touched:
+            standing = self.standings[system].get(player_id)
+            if standing is not None:
+                yield (player_id, system, standing.rating, standing.provisional, standing.games,
+                       standing.tournaments, standing.last_played, standing.snapshot())  # fmt: skip
+
+    def _provisional_games(self, system, touched):
+        for player_id in touched:
+            standing = self.standings[system].get(player_id)
+            if standing is None or not (standing.provisional or standing.rating is None):
+                continue
+            for opponent_rating, half_points, tournament_id, rnd, opponent_id in standing.stored:
+                if tournament_id is None:  # a mobile game: kept in the engine state only
+                    continue
+                yield (player_id, system, tournament_id, rnd, opponent_id, opponent_rating, score(half_points))
+
+
+def timeline(replay: Replay, key: Key) -> list[tuple]:
+    """Every event at or after `key`, in order, as (key, kind, item); reads the sources' events and
+    their players' facts into the replay."""
+    events = []
+    for source in registered():
+        batch = source.batch(key)
+        for player_id, facts in batch.facts.items():
+            replay.players.setdefault(player_id, facts)
+        events += [(event.key, source.kind, event) for event in batch.events]
+    months = PenaltyMonth.objects.filter(penalty.at_or_after(key)).values_list("month", flat=True)
+    events += [(penalty_key(m), "penalty", m) for m in months]
+    overrides = [o for o in RatingOverride.objects.order_by("effective", "id") if override_key(o.effective) >= key]
+    events += [(override_key(o.effective), "override", o) for o in overrides]
+    # Stable: decisions of one day keep their (effective, id) order.
+    events.sort(key=lambda event: event[0])
+    return events
+
+
+def replay_from(key: Key) -> Summary:
+    """Roll back to just before `key` and rate every event from there on, in order."""
+    key = Key(*key)
+    clock = _Clock()
+    replay = Replay()
+    replay.roll_back(key)
+    clock.lap("roll back")
+    events = timeline(replay, key)
+    replay.load_approvals()
+    replay.preload([e[2] for e in events if e[1] == "override"], [e[2] for e in events if e[1] == "penalty"])
+    games_count = sum(len(e[2].games) for e in events if e[1] == "tournament")
+    games_count += sum(1 for e in events if e[1] == "mobile")
+    clock.lap("read")
+    if settings.RATING_RUN_PAUSE_SECONDS:
+        time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
+    with copy_stream(RatingChange, lines.CHANGE_COLUMNS) as stream:
+        if stream.raw is not None and games_count >= settings.RATING_PARALLEL_MIN_GAMES and hasattr(os, "fork"):
+            _run_split(replay, events, stream)
+        elif stream.raw is not None:
+            replay.write, flush = lines.line_writer(stream)
+            _run(replay, events)
+            flush()
+        else:
+            replay.write = stream.write
+            _run(replay, events)
+    replay.write = replay._no_writer
+    clock.lap("rate and write the changes")
+    replay.persist()
+    rated = {"tournament": replay.summary.tournaments, "mobile": replay.summary.mobile_games}
+    for source in registered():
+        if rated.get(source.kind):
+            source.rated(rated[source.kind])
+    clock.lap("write the ratings")
+    pagecache.bump_on_commit()  # the public pages show the new ratings from the commit on
+    logger.info("replayed %s events, %s games, %s changes: %s", len(events), games_count, replay.summary.changes, clock)
+    return replay.summary
+
+
+class _Clock:
+    """Where a replay's time went, for the log."""
+
+    def __init__(self):
+        self.laps: list[tuple[str, float]] = []
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((name, now - self._last))
+        self._last = now
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in self.laps)
+
+
+def _run(replay: Replay, events, after_each=None) -> None:
+    for _, kind, item in events:
+        if kind == "override":
+            replay.override(item)
+        else:
+            RATE[kind](replay, item)
+        if after_each is not None:
+            after_each()
+
+
+def _run_split(replay: Replay, events, stream) -> None:
+    """ORR in a forked child, Mchess and PlayChess here, both on the same events, in parallel."""
+    from ratings.forked import Child
+
+    tail = stream.line_end
+
+    def rate_orr(write_line):
+        replay.systems = (System.ORR,)
+        replay.write = lambda row: write_line(lines.change_line(row, tail))
+        _run(replay, events)
+        orr_touched = replay.touched[System.ORR]
+        return (
+            {pid: replay.standings[System.ORR].get(pid) for pid in orr_touched},
+            orr_touched,
+            replay.summary.changes,
+        )
+
+    child = Child(rate_orr)
+    try:
+        replay.systems = (System.MCHESS, System.PLAYCHESS)
+        replay.write, flush = lines.line_writer(stream)
+        forward = lambda: child.forward(stream.raw)  # noqa: E731 - passed on as a callback
+        _run(replay, events, after_each=forward)
+        flush()
+        standings, touched, changes = child.finish(stream.raw)
+    except BaseException:
+        child.kill()
+        raise
+    replay.systems = ENGINE_SYSTEMS
+    replay.standings[System.ORR].update(standings)
+    replay.touched[System.ORR] |= touched
+    replay.summary.changes += changes
+
+
+__all__ = ["START", "Replay", "Summary", "local_date", "replay_from"]
