@@ -64,3 +64,8 @@ def role(name: str):
         ensure_roles(Group, Permission)
         group = Group.objects.get(name=name)
     return group
+
+
+def is_federation_admin(user) -> bool:
+    """A superuser or a member of the federation admins' group (every app asks the same)."""
+    return bool(user.is_authenticated and (user.is_superuser or user.groups.filter(name=FEDERATION_ADMINS).exists()))

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
+from federation.roles import is_federation_admin
 from play import state
 from play.models import Color, MobileGame, Transmission
 from play.rules import clock
@@ -66,8 +67,6 @@ def may_see_record(user, game: MobileGame) -> bool:
     duty = settings.PLAY_DUTY_TD_USERNAME
     if not game.event_id and duty and user.get_username() == duty:
         return True
-    from tournaments.permissions import is_federation_admin
-
     return bool(user.is_staff or is_federation_admin(user))
 
 

@@ -259,8 +259,8 @@ def _after_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, da
     if rerate:
         from ratings.services import rating_request
 
-        since = min(moment for _, moment in rerate)
-        rating_request(reason="mobile", since=timezone.localdate(since))
+        # From the earlier of the old and new finishing moments: the timeline re-rates from there.
+        rating_request(reason="mobile", since=min(moment for _, moment in rerate))
 
 
 def _address(game: MobileGame, color: str) -> tuple[str, str]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from federation.roles import FEDERATION_ADMINS
+from federation.roles import FEDERATION_ADMINS, is_federation_admin
+
+__all__ = ["is_federation_admin"]
 
 
 def is_arbiter(user) -> bool:
@@ -14,10 +16,6 @@ def can_manage_upload(user, upload) -> bool:
     if not is_arbiter(user):
         return False
     return upload.uploaded_by_id == user.pk or user.is_superuser or user.groups.filter(name=FEDERATION_ADMINS).exists()
-
-
-def is_federation_admin(user) -> bool:
-    return bool(user.is_authenticated and (user.is_superuser or user.groups.filter(name=FEDERATION_ADMINS).exists()))
 
 
 def can_see_tournament(user, tournament) -> bool:

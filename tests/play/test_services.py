@@ -158,3 +158,33 @@ class TestMessages:
         with pytest.raises(services.PlayError):
             services.game_create(white=self.white, black=self.white, start=self.start)
         assert MobileGame.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_it_rates_a_game_finished_by_messages_in_mchess_at_its_finishing_moment():
+    """Fool's mate played through the message service: the game's own re-rating request rates it
+    in Mchess with W = 250 at the mating move's second (spec, Rating)."""
+    from ratings.models import RatingChange, RatingRequest
+    from ratings.services import run_requests
+
+    white, black = two_players()
+    start = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
+    game = services.game_create(white=white, black=black, start=start)
+    moves = [(white, "1. f3"), (black, "1. f3 e5"), (white, "1... e5 2. g4"), (black, "2. g4 Qh4#")]
+    for minutes, (player, text) in enumerate(moves, start=5):
+        services.message_receive(
+            channel="console",
+            sender=str(player.federation_id),
+            text=text,
+            arrival=start + datetime.timedelta(minutes=minutes),
+        )
+    game.refresh_from_db()
+    assert (game.result, game.termination, game.status) == ("0-1", "checkmate", "finished")
+    assert game.finished_at == start + datetime.timedelta(minutes=8)
+    request = RatingRequest.objects.get(reason="mobile")
+    assert request.since_at == game.finished_at
+    run_requests()
+    changes = {c.player_id: c for c in RatingChange.objects.filter(mobile_game=game, system="mchess")}
+    assert set(changes) == {white.pk, black.pk}
+    assert changes[black.pk].rating_after > changes[black.pk].rating_before
+    assert changes[white.pk].rating_after <= changes[white.pk].rating_before  # Mchess is floored at 0
