@@ -27,7 +27,7 @@ ARBITER_PERMISSIONS = (
     ("tournaments", "view_tournament"),
     ("players", "view_player"),
 )
-ADMIN_APPS = ("players", "tournaments", "ratings", "federation")
+ADMIN_APPS = ("players", "tournaments", "ratings", "federation", "play")
 
 
 def ensure_roles(group_model, permission_model, *, strict: bool = True) -> None:

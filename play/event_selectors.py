@@ -15,6 +15,7 @@ from django.db.models import BooleanField, Case, Count, Q, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from federation.roles import is_federation_admin
 from play import crosstable, state
 from play.models import MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
@@ -155,8 +156,11 @@ def player_mobile_games(player, limit: int = 20) -> list[dict]:
 
 
 def oversees_all(user) -> bool:
-    """Federation staff see and rule on every game, challenge games included."""
-    return bool(user.is_authenticated and user.is_active and user.has_perm("play.change_mobilegame"))
+    """Federation admins (and whoever holds the permission to change games) see and rule on every
+    game, challenge games included."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return is_federation_admin(user) or user.has_perm("play.change_mobilegame")
 
 
 def is_duty_td(user) -> bool:

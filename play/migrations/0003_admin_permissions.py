@@ -1,6 +1,6 @@
 """Federation admins create mobile events and oversee every game (the TD's list, claim decisions):
-give the role play's permissions. Written out here rather than through the roles module's
-ADMIN_APPS, so play's migrations import no other app."""
+give the role play's permissions (federation.roles.ADMIN_APPS lists play for a role made again;
+written out here so this migration does not depend on that module's later changes)."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
