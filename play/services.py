@@ -17,9 +17,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from federation import pagecache
 from play import identities, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
-from play.rules import clock
+from play.rules import clock, ending
 from play.rules import game as machine
 from play.rules.message import parse_message
 from play.rules.texts import render
@@ -90,6 +91,7 @@ def game_create(
         try:
             with transaction.atomic():
                 game.save()
+            pagecache.bump_on_commit()  # the players' pages list their games
             return game
         except IntegrityError:  # a code already taken (1 in 10^9): draw another
             continue
@@ -259,6 +261,9 @@ def _after_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, da
     if rerate:
         from ratings.services import rating_request
 
+        # The player pages list mobile games with their results: anonymous copies are stale now.
+        pagecache.bump_on_commit()
+
         # From the earlier of the old and new finishing moments: the timeline re-rates from there.
         rating_request(reason="mobile", since=min(moment for _, moment in rerate))
 
@@ -413,6 +418,9 @@ def claim_decide(
         claim = state.find_claim(value, against, ply)
         if claim is None:
             raise PlayError(f"no time claim against {against} at ply {ply} in #{game.code}")
+        # Checked under the row lock: two TDs deciding at once, the second finds it decided.
+        if claim.status not in (ending.OPEN, ending.PROTESTED):
+            raise PlayError(f"the claim against {against} at ply {ply} in #{game.code} is already {claim.status}")
         value, send = machine.decide(value, claim.claim, upheld=upheld, at=at, no_further=no_further)
         data = {
             "action": "decide", "against": against, "ply": ply, "upheld": upheld, "no_further": no_further,

@@ -138,6 +138,18 @@ class TestMessages:
         assert claim.data["filed"] == "2026-05-01T13:02:01Z"
         assert self.game.transmissions.filter(direction="out", kind="reminder", party="white").count() == 1
 
+    def test_it_refuses_to_decide_a_claim_twice(self):
+        services.games_sweep(now=self.start + datetime.timedelta(seconds=60 + 10_800 + 1 + 60 + 1))
+        decided = self.start + datetime.timedelta(hours=4)
+        services.claim_decide(game=self.game, against="white", ply=1, upheld=True, by=None, at=decided)
+        self.game.refresh_from_db()
+        assert (self.game.result, self.game.termination) == ("0-1", "time")
+        with pytest.raises(services.PlayError, match="already upheld"):
+            services.claim_decide(game=self.game, against="white", ply=1, upheld=False, by=None)
+        self.game.refresh_from_db()
+        assert self.game.result == "0-1"
+        assert self.game.transmissions.filter(direction="ruling").count() == 1
+
     def test_it_marks_outbound_messages_sent_through_the_console(self, django_capture_on_commit_callbacks, settings):
         with django_capture_on_commit_callbacks() as callbacks:
             receipt = self.send(self.white, "1. e4", 5)
