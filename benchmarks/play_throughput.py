@@ -36,15 +36,25 @@ def numbered(board, move) -> str:
 
 
 def drive(index: int, processes: int, rate: float, seconds: float, began: float, results) -> None:
-    """One sending process: its share of the games, its share of the rate, on schedule."""
+    """One sending process: its share of the games, its share of the rate, on schedule. Spawned,
+    not forked: a forked child would share the parent's broker and database sockets."""
+    try:
+        results.put(_drive(index, processes, rate, seconds, began))
+    except BaseException as error:
+        results.put((index, error))
+        raise
+
+
+def _drive(index: int, processes: int, rate: float, seconds: float, began: float) -> tuple:
+    import django
+
+    django.setup()
     import chess
-    from django.db import connection
     from django.db.models import F
 
     from play import services
     from play.models import MobileGame
 
-    connection.close()  # a connection of its own, not the parent's
     rng = random.Random(index)
     games = list(
         MobileGame.objects.filter(code__startswith="T")
@@ -58,7 +68,8 @@ def drive(index: int, processes: int, rate: float, seconds: float, began: float,
     sent = 0
     while True:
         scheduled = began + sent * step
-        if scheduled - began >= seconds:
+        # Over at the end of the time, sent or not: a process that falls behind sends fewer.
+        if scheduled - began >= seconds or time.perf_counter() - began >= seconds:
             break
         pause = scheduled - time.perf_counter()
         if pause > 0:
@@ -85,7 +96,7 @@ def drive(index: int, processes: int, rate: float, seconds: float, began: float,
         latencies.append((end - scheduled) * 1000)
         service.append((end - start) * 1000)
         sent += 1
-    results.put((index, latencies, service, late, time.perf_counter() - began))
+    return index, latencies, service, late, time.perf_counter() - began
 
 
 def start_worker(env: dict, log_path, concurrency: int) -> subprocess.Popen:
@@ -126,7 +137,6 @@ def main(argv=None) -> int:
     parser.add_argument("--drain", type=float, default=300, help="seconds to wait for the outbox to drain")
     args = parser.parse_args(argv)
     env = setup()
-    from django.db import connection
 
     from benchmarks.pipeline import wait_for_worker
     from play.models import Transmission
@@ -146,17 +156,19 @@ def main(argv=None) -> int:
     worker = start_worker(env, log_path, args.concurrency)
     try:
         wait_for_worker(worker, log_path)
-        connection.close()  # the sending processes are forked: none may share this connection
-        context = multiprocessing.get_context("fork")
+        context = multiprocessing.get_context("spawn")
         results = context.Queue()
-        began = time.perf_counter() + 1
+        began = time.perf_counter() + 15  # time for the spawned processes to set Django up
         senders = [
             context.Process(target=drive, args=(i, args.processes, args.rate, args.seconds, began, results))
             for i in range(args.processes)
         ]
         for sender in senders:
             sender.start()
-        parts = [results.get(timeout=args.seconds + 600) for _ in senders]
+        parts = [results.get(timeout=args.seconds + 120) for _ in senders]
+        failed = [part for part in parts if len(part) == 2]
+        if failed:
+            raise SystemExit(f"a sending process failed: {failed}")
         for sender in senders:
             sender.join()
         stopped = time.perf_counter()
@@ -170,7 +182,8 @@ def main(argv=None) -> int:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(timeout=60)
         worker.log.close()
-    printed = sum(1 for line in log_path.read_text(errors="replace").splitlines() if line.startswith("[console"))
+    # Celery redirects the children's stdout into its log, each line behind its own prefix.
+    printed = sum(1 for line in log_path.read_text(errors="replace").splitlines() if "[console -> " in line)
     latencies = [v for part in parts for v in part[1]]
     service = [v for part in parts for v in part[2]]
     late = sum(part[3] for part in parts)
