@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from federation.roles import ARBITERS, ensure_roles
+from play import demo as play_demo
 from players.models import Club, Player, Region
 from ratings import services as rating_services
 from tournaments import demo, services
@@ -45,6 +46,7 @@ class Command(BaseCommand):
         for file in demo.season():
             self._import(arbiter, file.name, file.data, fide_rated=False, time_control=Tournament.TimeControl.RAPID)
         self._register_clubs()
+        play_demo.load(stdout=self.stdout)
         if not settings.CELERY_TASK_ALWAYS_EAGER:
             self.stdout.write("Rating runs are queued for the Celery workers (make worker).")
             return

@@ -1,0 +1,159 @@
+"""What the mobile-chess benchmarks share: their PostgreSQL database and Redis broker, players and
+open games made in bulk, percentiles.
+
+BENCH_DATABASE_URL (default: a federation_play database on the local server, created and
+migrated) and BENCH_BROKER_URL (default: Redis database 6 on the local server). Tasks are not
+eager: a message's outbound rows are committed with it and their delivery is queued on Redis,
+as in production. Each benchmark empties the mobile-chess tables of that database first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+import sys
+import uuid
+
+from benchmarks.pipeline import ROOT, create_database
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/federation_play"
+DEFAULT_BROKER = "redis://127.0.0.1:6379/6"
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def environment(queue: str) -> dict:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "federation.settings",
+        "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
+        "CELERY_BROKER_URL": os.environ.get("BENCH_BROKER_URL", DEFAULT_BROKER),
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "DATABASE_CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+        "DEBUG": "false",  # as in production: no query log kept in memory
+    }
+
+
+def setup() -> dict:
+    """Database created and migrated, Django set up in this process on a queue of its own."""
+    queue = f"bench-play-{uuid.uuid4().hex[:8]}"
+    env = environment(queue)
+    os.environ.update(env)
+    create_database(env["DATABASE_URL"])
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    return env
+
+
+def reset() -> None:
+    """No mobile-chess rows left from an earlier run."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "TRUNCATE play_transmission, play_mobilegame, play_entry, play_mobileevent, play_channeladdress "
+            "RESTART IDENTITY CASCADE"
+        )
+
+
+def purge_queue() -> None:
+    """The delivery tasks queued while no worker ran (the benchmark measured their queueing only)."""
+    from federation.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_delete(app.conf.task_default_queue)
+
+
+def players(count: int) -> list:
+    """`count` benchmark players (made once in bulk, reused by later runs)."""
+    from players.models import Player
+    from players.services import allocate_federation_ids
+
+    have = list(Player.objects.filter(family_name="Bench-play").order_by("pk")[:count])
+    missing = count - len(have)
+    if missing > 0:
+        ids = allocate_federation_ids(missing)
+        Player.objects.bulk_create(
+            [
+                Player(
+                    federation_id=fid,
+                    family_name="Bench-play",
+                    given_names=f"P{fid}",
+                    name_key=f"bench-play p{fid}",
+                    latin_key=f"bench-play p{fid}",
+                    birth_date=datetime.date(2000, 1, 1),
+                    birth_precision="day",
+                )
+                for fid in ids
+            ],
+            batch_size=5000,
+        )
+        have = list(Player.objects.filter(family_name="Bench-play").order_by("pk")[:count])
+    return have
+
+
+def open_games(pairs: list[tuple], starts: list[datetime.datetime], channel: str = "web", prefix: str = "B") -> int:
+    """Open games without moves, made in bulk: one row per (white, black) pair with its start,
+    the machine's value and its columns as play.state.store writes them (one value per distinct
+    start, since new games starting together are equal)."""
+    from play import state
+    from play.models import MobileGame
+    from play.rules import clock
+    from play.rules import game as machine
+
+    control = clock.TimeControl()
+    templates: dict = {}
+    rows = []
+    for number, ((white, black), start) in enumerate(zip(pairs, starts, strict=True)):
+        if start not in templates:
+            template = MobileGame(start=start)
+            state.store(template, machine.new_game(start, control))
+            templates[start] = template
+        t = templates[start]
+        rows.append(
+            MobileGame(
+                code=f"{prefix}{number:07d}",
+                white_id=white.pk,
+                black_id=black.pk,
+                start=clock.whole_second(start),
+                control=str(control),
+                norm=control.norm,
+                weight=250,
+                state=t.state,
+                rules_version=t.rules_version,
+                result=t.result,
+                termination=t.termination,
+                status=t.status,
+                on_move=t.on_move,
+                plies=0,
+                next_due=t.next_due,
+                on_move_since=t.on_move_since,
+                white_channel=channel,
+                black_channel=channel,
+            )
+        )
+    MobileGame.objects.bulk_create(rows, batch_size=5000)
+    return len(rows)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def summary(values_ms: list[float]) -> str:
+    return " | ".join(f"{percentile(values_ms, p):.1f} ms" for p in (50, 95, 99)) + f" | {max(values_ms):.1f} ms"
+
+
+def machine_line() -> str:
+    import platform
+
+    return f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, PostgreSQL + Redis"

@@ -1,0 +1,222 @@
+"""200 messages a second sustained over 10,000 open games, with the real worker delivering.
+
+    python -m benchmarks.play_throughput [--games 10000] [--rate 200] [--processes 4] [--seconds 30]
+
+10,000 open games are made in bulk (20,000 players, one game each, both players on the console
+channel). Then `--processes` processes send move messages through `message_receive` for
+`--seconds`, together `--rate` a second on a fixed schedule (each process its own games, so the
+games' row locks never collide; each message a legal move of a game drawn at random). A latency
+counts from the message's scheduled moment, so a late answer delays the next message and counts
+against it ("paced", as in benchmarks/load.py); the server time is the call alone.
+
+A Celery worker (prefork, `--concurrency` children) runs `play.tasks.deliver` for every message's
+two outbound rows; its console channel prints each message to its log file. After the sending
+stops the outbox is watched until it drains (every outbound row `sent`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from benchmarks.pipeline import ROOT
+from benchmarks.play_common import RESULTS, machine_line, open_games, percentile, players, reset, setup, summary
+
+
+def numbered(board, move) -> str:
+    ply = board.ply()
+    return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {board.san(move)}"
+
+
+def drive(index: int, processes: int, rate: float, seconds: float, began: float, results) -> None:
+    """One sending process: its share of the games, its share of the rate, on schedule. Spawned,
+    not forked: a forked child would share the parent's broker and database sockets."""
+    try:
+        results.put(_drive(index, processes, rate, seconds, began))
+    except BaseException as error:
+        results.put((index, error))
+        raise
+
+
+def _drive(index: int, processes: int, rate: float, seconds: float, began: float) -> tuple:
+    import django
+
+    django.setup()
+    import chess
+    from django.db.models import F
+
+    from play import services
+    from play.models import MobileGame
+
+    rng = random.Random(index)
+    games = list(
+        MobileGame.objects.filter(code__startswith="T")
+        .annotate(share=F("id") % processes)
+        .filter(share=index)
+        .values_list("white__federation_id", "black__federation_id")
+    )
+    boards = [chess.Board() for _ in games]
+    latencies, service, late = [], [], 0
+    step = processes / rate
+    sent = 0
+    while True:
+        scheduled = began + sent * step
+        # Over at the end of the time, sent or not: a process that falls behind sends fewer.
+        if scheduled - began >= seconds or time.perf_counter() - began >= seconds:
+            break
+        pause = scheduled - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+        else:
+            late += 1
+        number = rng.randrange(len(games))
+        board = boards[number]
+        move = rng.choice(list(board.legal_moves))
+        text = numbered(board, move)
+        if board.move_stack:  # the opponent's latest move repeated with its number first
+            previous = board.pop()
+            text = f"{numbered(board, previous)} {text}"
+            board.push(previous)
+        sender = games[number][0 if board.turn == chess.WHITE else 1]
+        start = time.perf_counter()
+        receipt = services.message_receive(
+            channel="console", sender=str(sender), text=text, arrival=datetime.datetime.now(datetime.UTC)
+        )
+        end = time.perf_counter()
+        if receipt.applied != "move":
+            raise RuntimeError(f"{text!r}: {receipt.applied}")
+        board.push(move)
+        latencies.append((end - scheduled) * 1000)
+        service.append((end - start) * 1000)
+        sent += 1
+    return index, latencies, service, late, time.perf_counter() - began
+
+
+def start_worker(env: dict, log_path, concurrency: int) -> subprocess.Popen:
+    log = open(log_path, "wb")  # noqa: SIM115 - closed after the worker stops
+    worker = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "federation",
+            "worker",
+            f"--concurrency={concurrency}",
+            "-Q",
+            env["CELERY_TASK_DEFAULT_QUEUE"],
+            "--loglevel=WARNING",
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    worker.log = log
+    return worker
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--rate", type=float, default=200)
+    parser.add_argument("--processes", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--concurrency", type=int, default=2, help="the worker's prefork children")
+    parser.add_argument("--drain", type=float, default=300, help="seconds to wait for the outbox to drain")
+    args = parser.parse_args(argv)
+    env = setup()
+
+    from benchmarks.pipeline import wait_for_worker
+    from play.models import Transmission
+
+    reset()
+    people = players(2 * args.games)
+    start = datetime.datetime.now(datetime.UTC).replace(microsecond=0) - datetime.timedelta(minutes=10)
+    made = time.perf_counter()
+    open_games(
+        [(people[2 * i], people[2 * i + 1]) for i in range(args.games)],
+        [start] * args.games,
+        channel="console",
+        prefix="T",
+    )
+    made = time.perf_counter() - made
+    log_path = RESULTS / "play-throughput-worker.log"
+    worker = start_worker(env, log_path, args.concurrency)
+    try:
+        wait_for_worker(worker, log_path)
+        context = multiprocessing.get_context("spawn")
+        results = context.Queue()
+        began = time.perf_counter() + 15  # time for the spawned processes to set Django up
+        senders = [
+            context.Process(target=drive, args=(i, args.processes, args.rate, args.seconds, began, results))
+            for i in range(args.processes)
+        ]
+        for sender in senders:
+            sender.start()
+        parts = [results.get(timeout=args.seconds + 120) for _ in senders]
+        failed = [part for part in parts if len(part) == 2]
+        if failed:
+            raise SystemExit(f"a sending process failed: {failed}")
+        for sender in senders:
+            sender.join()
+        stopped = time.perf_counter()
+        outbound = Transmission.objects.filter(direction="out")
+        pending_at_stop = outbound.filter(delivery="pending").count()
+        while outbound.filter(delivery="pending").exists() and time.perf_counter() - stopped < args.drain:
+            time.sleep(0.5)
+        drained = time.perf_counter() - stopped
+        counts = {k: outbound.filter(delivery=k).count() for k in ("sent", "pending", "failed")}
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)
+        worker.log.close()
+    # Celery redirects the children's stdout into its log, each line behind its own prefix.
+    printed = sum(1 for line in log_path.read_text(errors="replace").splitlines() if "[console -> " in line)
+    latencies = [v for part in parts for v in part[1]]
+    service = [v for part in parts for v in part[2]]
+    late = sum(part[3] for part in parts)
+    elapsed = max(part[4] for part in parts)
+    achieved = len(service) / elapsed
+    p95 = percentile(latencies, 95)
+    print(f"# Messages sustained over {args.games:,} open games ({machine_line()})")
+    print()
+    print(
+        f"{args.games:,} open games made in bulk in {made:.1f} s. {args.processes} processes sent "
+        f"{args.rate:.0f} messages/s in all on a fixed schedule for {args.seconds:.0f} s; a worker with "
+        f"{args.concurrency} children delivered the outbound rows (console channel, printed to its log)."
+    )
+    print()
+    print("| messages | achieved | sent late | latency p50 | p95 | p99 | max | server time p50 | p95 | p99 | max |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {len(service):,} | {achieved:.0f}/s | {late:,} | {summary(latencies)} | {summary(service)} |")
+    print()
+    met = achieved >= 0.97 * args.rate and p95 < 300
+    print(
+        f"Target: {args.rate:.0f} messages/s sustained (p95 latency under 300 ms, as for the pages): "
+        f"{'met' if met else '**not met**'}."
+    )
+    print()
+    total = sum(counts.values())
+    state = "drained" if counts["pending"] == 0 else "**did not drain**"
+    print(
+        f"Outbox: {total:,} outbound rows (2 a message); {pending_at_stop:,} pending when the sending stopped; "
+        f"{state} {drained:.1f} s later: {counts['sent']:,} sent, {counts['pending']:,} pending, "
+        f"{counts['failed']:,} failed; the console channel printed {printed:,} messages."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
