@@ -115,23 +115,11 @@ def load(*, stdout=None, now: datetime.datetime | None = None, players=None) -> 
 
 
 def demo_players() -> list:
-    """Six children of the demo season (tournaments/demo.py), in its registry's order."""
+    """Six human players of the federation, by federation id (load_demo passes the demo season's
+    own children instead: play may not read the tournaments app)."""
     from players.models import Player
-    from tournaments import demo as season
 
-    found = []
-    for child in season.registry():
-        player = Player.objects.filter(
-            family_name=child.family, given_names=child.given, birth_date=child.birth
-        ).first()
-        if player is not None:
-            found.append(player)
-        if len(found) == 6:
-            break
-    return found
-
-
-# --- the finished event ---------------------------------------------------------------------
+    return list(Player.objects.filter(kind=Player.Kind.HUMAN, merged_into__isnull=True).order_by("federation_id")[:6])
 
 
 def _finished_event(td, players: list, now: datetime.datetime, rng: random.Random) -> MobileEvent:
@@ -326,9 +314,9 @@ def _accounts(players: list, td) -> list[tuple[str, object, str | None]]:
     """Two accounts, each confirmed as one player's own (requested and confirmed through the
     players' services, as staff would): (username, player, password, or None when the account
     existed already and keeps its password)."""
+    from federation.roles import PLAYERS, role
     from players import services as player_services
     from players.models import PlayerLink
-    from tournaments.roles import PLAYERS, role
 
     made = []
     for username, player in zip(ACCOUNTS, players, strict=False):
