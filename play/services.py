@@ -221,24 +221,26 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
     color = game.color_of(player.pk)
     value = state.load(game)
     value, received = machine.receive(value, color, text, arrival, sent)
-    record = Transmission.objects.create(game=game, party=color, kind=received.applied, **inbound)
+    record = Transmission(game=game, party=color, kind=received.applied, **inbound)
     if color == Color.WHITE:
         game.white_channel = channel
     else:
         game.black_channel = channel
-    replies = _commit(game, value, received.send)
+    replies = _commit(game, value, received.send, inbound=record)
     return Receipt(received.applied, game, replies, record)
 
 
 # --- the machine's value and the outbox ----------------------------------------------------------
 
 
-def _commit(game: MobileGame, value: machine.Game, send) -> list[Transmission]:
-    """Store the new value on the locked row, write the outbox, and on commit deliver it and (if
-    the result changed) ask for a re-rating from the finishing moment."""
+def _commit(game: MobileGame, value: machine.Game, send, inbound: Transmission | None = None) -> list[Transmission]:
+    """Store the new value on the locked row, write the inbound record and the outbox (one
+    insert), and on commit deliver it and (if the result changed) ask for a re-rating from the
+    finishing moment."""
     moment = _store(game, value)
-    game.save()
-    replies = Transmission.objects.bulk_create([_outbound(game, item) for item in send])
+    game.save(update_fields=SAVED_FIELDS)
+    replies = [_outbound(game, item) for item in send]
+    Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
     _after_commit(replies, [(game, moment)] if moment else [])
     return replies
 
@@ -255,8 +257,8 @@ def _store(game: MobileGame, value: machine.Game) -> datetime.datetime | None:
 
 
 def _after_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
-    if replies:
-        ids = [r.pk for r in replies]
+    ids = [r.pk for r in replies if r.delivery == Transmission.Delivery.PENDING]
+    if ids:
         transaction.on_commit(lambda: _deliver_later(ids))
     if rerate:
         from ratings.services import rating_request
@@ -295,6 +297,9 @@ def _out_row(game, player, channel, address, kind, data, at, party: str = "") ->
     text = render(kind, data)
     if game is not None:
         text = f"#{game.code} {text}"
+    # The web channel has nothing to send: the page reads the record, so the row being written is
+    # its delivery, and no task is queued for it.
+    web = channel == Channel.WEB
     return Transmission(
         game=game,
         player=player,
@@ -306,7 +311,8 @@ def _out_row(game, player, channel, address, kind, data, at, party: str = "") ->
         text=text,
         data=data,
         at=clock.whole_second(at),
-        delivery=Transmission.Delivery.PENDING,
+        delivery=Transmission.Delivery.SENT if web else Transmission.Delivery.PENDING,
+        delivered_at=timezone.now() if web else None,
     )
 
 
@@ -346,6 +352,34 @@ def outbound_deliver(transmission_id: int) -> bool:
         row.error = ""
         row.save(update_fields=["attempts", "error", "delivery", "delivered_at"])
         return True
+
+
+def outbound_deliver_many(ids: list[int]) -> int:
+    """Send several pending outbound rows (one message's replies) in one transaction: the rows
+    are locked together, skipping any another worker holds, and updated in one statement.
+    Returns how many were sent."""
+    from play import channels
+
+    with transaction.atomic():
+        rows = list(
+            Transmission.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=ids, delivery=Transmission.Delivery.PENDING)
+            .order_by("pk")  # the order they were written: per player and game, as sent
+        )
+        sent = 0
+        for row in rows:
+            row.attempts += 1
+            try:
+                channels.get(row.channel).send(row)
+            except channels.TransientFailure as error:
+                row.error = str(error)
+                if row.attempts >= settings.PLAY_DELIVERY_ATTEMPTS:
+                    row.delivery = Transmission.Delivery.FAILED
+                continue
+            row.delivery, row.delivered_at, row.error = Transmission.Delivery.SENT, timezone.now(), ""
+            sent += 1
+        Transmission.objects.bulk_update(rows, ["attempts", "error", "delivery", "delivered_at"])
+    return sent
 
 
 def outbox_sweep(*, older_than: datetime.timedelta = datetime.timedelta(seconds=30)) -> int:
@@ -396,6 +430,10 @@ def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> in
             return done
 
 
+SAVED_FIELDS = (
+    "state", "rules_version", "result", "termination", "plies", "next_due", "status", "finished_at", "on_move",
+    "on_move_since", "white_channel", "black_channel", "updated_at",
+)  # fmt: skip
 SWEPT_FIELDS = (
     "state", "rules_version", "result", "termination", "plies", "next_due", "status", "finished_at", "on_move",
     "on_move_since", "updated_at",

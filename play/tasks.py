@@ -12,8 +12,7 @@ TRANSIENT = (OperationalError, InterfaceError)
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def deliver(transmission_ids: list[int]) -> None:
-    for pk in transmission_ids:
-        services.outbound_deliver(pk)
+    services.outbound_deliver_many(transmission_ids)
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
