@@ -213,3 +213,37 @@ def raw_rows(queryset, chunk: int = 50_000) -> Iterator[tuple]:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(chunk):
             yield from rows
+
+
+def update_rows(objects: Sequence[models.Model], fields: Sequence[str]) -> None:
+    """Save `fields` of many rows of one model in one statement. On PostgreSQL an UPDATE ... FROM
+    (VALUES ...): Django's bulk_update builds a CASE per field and row, which costs milliseconds of
+    Python per row (the sweeper's pass spent 80 % of its time there). Elsewhere each row is saved."""
+    if not objects:
+        return
+    model = type(objects[0])
+    if connection.vendor != "postgresql":
+        for obj in objects:
+            obj.save(update_fields=list(fields))
+        return
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    pk = meta.pk
+    rows, params = [], []
+    for obj in objects:
+        cells = [f"%s::{pk.db_type(connection)}"]
+        params.append(pk.get_db_prep_save(obj.pk, connection))
+        for field in columns:
+            if getattr(field, "auto_now", False):
+                setattr(obj, field.attname, field.pre_save(obj, add=False))
+            params.append(field.get_db_prep_save(getattr(obj, field.attname), connection))
+            cells.append(f"%s::{field.db_type(connection)}")
+        rows.append(f"({', '.join(cells)})")
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(c.column) for c in [pk, *columns])
+    assignments = ", ".join(f"{quote(c.column)} = v.{quote(c.column)}" for c in columns)
+    # Only quoted names from the model's metadata are formatted in; every value is a parameter.
+    values = ", ".join(rows)
+    sql = f"UPDATE {quote(meta.db_table)} AS t SET {assignments} FROM (VALUES {values}) AS v({names}) WHERE t.{quote(pk.column)} = v.{quote(pk.column)}"  # noqa: S608, E501
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)

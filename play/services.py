@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from federation import pagecache
+from federation.bulk import update_rows
 from play import identities, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
@@ -418,11 +419,10 @@ def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> in
                 seen.add(game.pk)
                 value, send = machine.advance(state.load(game), now)
                 moment = _store(game, value)
-                game.updated_at = timezone.now()  # bulk_update does not apply auto_now
                 if moment is not None:
                     rerate.append((game, moment))
                 rows.extend(_outbound(game, item) for item in send)
-            MobileGame.objects.bulk_update(games, SWEPT_FIELDS)
+            update_rows(games, SWEPT_FIELDS)
             replies = Transmission.objects.bulk_create(rows)
             _after_commit(replies, rerate)
             done += len(games)
