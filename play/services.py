@@ -329,30 +329,7 @@ def _deliver_later(ids: list[int]) -> None:
 def outbound_deliver(transmission_id: int) -> bool:
     """Send one pending outbound message through its channel; True when sent. A failure is kept
     on the row (visible to staff) and retried by the outbox sweep."""
-    from play import channels
-
-    with transaction.atomic():
-        row = (
-            Transmission.objects.select_for_update(skip_locked=True)
-            .filter(pk=transmission_id, delivery=Transmission.Delivery.PENDING)
-            .first()
-        )
-        if row is None:
-            return False
-        row.attempts += 1
-        try:
-            channels.get(row.channel).send(row)
-        except channels.TransientFailure as error:
-            row.error = str(error)
-            if row.attempts >= settings.PLAY_DELIVERY_ATTEMPTS:
-                row.delivery = Transmission.Delivery.FAILED
-            row.save(update_fields=["attempts", "error", "delivery"])
-            return False
-        row.delivery = Transmission.Delivery.SENT
-        row.delivered_at = timezone.now()
-        row.error = ""
-        row.save(update_fields=["attempts", "error", "delivery", "delivered_at"])
-        return True
+    return outbound_deliver_many([transmission_id]) == 1
 
 
 def outbound_deliver_many(ids: list[int]) -> int:

@@ -201,3 +201,32 @@ def test_it_rates_a_game_finished_by_messages_in_mchess_at_its_finishing_moment(
     assert set(changes) == {white.pk, black.pk}
     assert changes[black.pk].rating_after > changes[black.pk].rating_before
     assert changes[white.pk].rating_after <= changes[white.pk].rating_before  # Mchess is floored at 0
+
+
+class Failing:
+    """A channel whose gateway is down."""
+
+    def send(self, row):
+        from play.channels import TransientFailure
+
+        raise TransientFailure("gateway unreachable")
+
+
+@pytest.mark.django_db
+def test_it_keeps_a_failed_delivery_pending_with_its_error_until_the_attempts_run_out(settings):
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "console": "tests.play.test_services.Failing"}
+    settings.PLAY_DELIVERY_ATTEMPTS = 2
+    white, black = two_players()
+    start = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
+    services.game_create(white=white, black=black, start=start)
+    receipt = services.message_receive(
+        channel="console", sender=str(white.federation_id), text="1. e4", arrival=start + datetime.timedelta(minutes=5)
+    )
+    (ack,) = [row for row in receipt.replies if row.channel == "console"]
+    assert not services.outbound_deliver(ack.pk)
+    ack.refresh_from_db()
+    assert (ack.delivery, ack.attempts, ack.error) == ("pending", 1, "gateway unreachable")
+    assert not services.outbound_deliver(ack.pk)
+    ack.refresh_from_db()
+    assert (ack.delivery, ack.attempts) == ("failed", 2)  # visible to staff; the move itself stands
+    assert MobileGame.objects.get().plies == 1
