@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from play.models import DEFAULT_CONTROL, MobileEvent
+from play.models import DEFAULT_CONTROL, Challenge, MobileEvent
 from play.rules.clock import ControlError, TimeControl
 from players.models import Player
 
@@ -38,17 +38,10 @@ class UserField(forms.CharField):
         return found[0]
 
 
-class EventForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
-    code = forms.SlugField(
-        label=_("Code"),
-        max_length=24,
-        help_text=_("Letters, digits and hyphens; the event's address is /play/events/<code>/."),
-    )
-    td = UserField(label=_("Tournament Director"), help_text=_("Username or e-mail address of his account."))
-    appeals_chair = UserField(
-        label=_("Appeals Commission chairman"), required=False, help_text=_("Username or e-mail address.")
-    )
+class TimeControlForm(forms.Form):
+    """The time control and transmission norm of an event or a challenge game, checked by the
+    clock's own reader."""
+
     control = forms.CharField(
         label=_("Time control"),
         max_length=40,
@@ -63,6 +56,36 @@ class EventForm(forms.Form):
         max_value=86_400,
         initial=60,
         help_text=_("A message counts as received this many seconds after it was sent."),
+    )
+
+    def clean_time_control(self, data: dict) -> None:
+        control, norm = data.get("control"), data.get("norm")
+        if control is not None and norm is not None:
+            try:
+                data["control"] = str(TimeControl.parse(control, norm=norm))
+            except ControlError:
+                self.add_error(
+                    "control",
+                    _(
+                        "“%(control)s” is not a time control. Write seconds/moves+seconds/moves, e.g. "
+                        "10800/30+1200/10 (3 hours for 30 moves, then 20 minutes per 10 moves); every number "
+                        "of moves and the first time must be at least 1."
+                    )
+                    % {"control": control},
+                )
+
+
+class EventForm(TimeControlForm):
+    field_order = ("name", "code", "td", "appeals_chair", "control", "norm")
+    name = forms.CharField(label=_("Name"), max_length=200)
+    code = forms.SlugField(
+        label=_("Code"),
+        max_length=24,
+        help_text=_("Letters, digits and hyphens; the event's address is /play/events/<code>/."),
+    )
+    td = UserField(label=_("Tournament Director"), help_text=_("Username or e-mail address of his account."))
+    appeals_chair = UserField(
+        label=_("Appeals Commission chairman"), required=False, help_text=_("Username or e-mail address.")
     )
     weight = forms.IntegerField(
         label=_("Mchess weight W"),
@@ -142,20 +165,7 @@ class EventForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        control, norm = data.get("control"), data.get("norm")
-        if control is not None and norm is not None:
-            try:
-                data["control"] = str(TimeControl.parse(control, norm=norm))
-            except ControlError:
-                self.add_error(
-                    "control",
-                    _(
-                        "“%(control)s” is not a time control. Write seconds/moves+seconds/moves, e.g. "
-                        "10800/30+1200/10 (3 hours for 30 moves, then 20 minutes per 10 moves); every number "
-                        "of moves and the first time must be at least 1."
-                    )
-                    % {"control": control},
-                )
+        self.clean_time_control(data)
         players = data.get("players")
         if data.get("pairing") == MobileEvent.Pairing.ALL_PLAY_ALL and players is not None and len(players) < 2:
             self.add_error("players", _("An all-play-all needs at least two players."))
@@ -188,3 +198,29 @@ class ClaimDecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=(("upheld", _("uphold")), ("dismissed", _("dismiss"))))
     no_further = forms.BooleanField(required=False, label=_("no further claim against him in this control period"))
     reason = forms.CharField(required=False, max_length=500, label=_("Reason"))
+
+
+class ChallengeForm(TimeControlForm):
+    """A challenge game offered by one of the players the account plays as."""
+
+    field_order = ("challenger", "opponent_id", "side", "control", "norm", "note")
+    challenger = forms.ModelChoiceField(label=_("You play as"), queryset=Player.objects.none())
+    opponent_id = forms.IntegerField(label=_("Opponent's federation id"), help_text=_("Find it in the rating lists."))
+    side = forms.ChoiceField(label=_("You play"), choices=Challenge.Side.choices)
+    note = forms.CharField(label=_("Message to the opponent"), max_length=300, required=False)
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["challenger"].queryset = Player.objects.filter(pk__in=[p.pk for p in players])
+        if len(players) == 1:
+            self.fields["challenger"].initial = players[0].pk
+
+    def clean(self):
+        data = super().clean()
+        number = data.get("opponent_id")
+        if number is not None:
+            data["opponent"] = Player.objects.filter(federation_id=number, merged_into__isnull=True).first()
+            if data["opponent"] is None:
+                self.add_error("opponent_id", _("No player has this federation id."))
+        self.clean_time_control(data)
+        return data

@@ -2,56 +2,16 @@
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from play import challenges
-from play.models import DEFAULT_CONTROL, Challenge
-from play.rules import clock
-from players.models import Player
+from play.forms import ChallengeForm
+from play.models import Challenge
 from players.selectors import linked_players
-
-
-class ChallengeForm(forms.Form):
-    challenger = forms.ModelChoiceField(label=gettext_lazy("You play as"), queryset=Player.objects.none())
-    opponent_id = forms.IntegerField(
-        label=gettext_lazy("Opponent's federation id"), help_text=gettext_lazy("Find it in the rating lists.")
-    )
-    side = forms.ChoiceField(label=gettext_lazy("You play"), choices=Challenge.Side.choices)
-    control = forms.CharField(
-        label=gettext_lazy("Time control"),
-        initial=DEFAULT_CONTROL,
-        help_text=gettext_lazy(
-            "Seconds / moves + seconds / moves: 10800/30+1200/10 is 3 h for 30 moves, then 20 min per 10 moves."
-        ),
-    )
-    norm = forms.IntegerField(label=gettext_lazy("Transmission norm, seconds"), initial=60, min_value=0, max_value=3600)
-    note = forms.CharField(label=gettext_lazy("Message to the opponent"), max_length=300, required=False)
-
-    def __init__(self, *args, players, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["challenger"].queryset = Player.objects.filter(pk__in=[p.pk for p in players])
-        if len(players) == 1:
-            self.fields["challenger"].initial = players[0].pk
-
-    def clean(self):
-        data = super().clean()
-        number = data.get("opponent_id")
-        if number is not None:
-            data["opponent"] = Player.objects.filter(federation_id=number, merged_into__isnull=True).first()
-            if data["opponent"] is None:
-                self.add_error("opponent_id", _("No player has this federation id."))
-        if data.get("control"):
-            try:
-                clock.TimeControl.parse(data["control"], norm=data.get("norm") or 0)
-            except ValueError as error:
-                self.add_error("control", str(error))
-        return data
 
 
 @login_required

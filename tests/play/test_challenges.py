@@ -80,7 +80,7 @@ def test_it_declines_and_withdraws(client, cast):
 
 def test_it_refuses_a_bad_control_an_unknown_opponent_and_a_second_open_challenge(client, cast):
     page = offer(client, cast, control="3 hours")
-    assert page.status_code == 200 and "not of the form" in page.content.decode()
+    assert page.status_code == 200 and "is not a time control" in page.content.decode()
     page = offer(client, cast, opponent_id=99999999)
     assert "No player has this federation id." in page.content.decode()
     assert not Challenge.objects.exists()
