@@ -317,6 +317,22 @@ PLAY_CHANNEL_BACKENDS = {
     "telegram": env_str("PLAY_TELEGRAM_BACKEND", "play.channels.Console"),
 }
 PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
+# SMS through a self-hosted "SMS Gateway for Android" (play/sms.py): its REST API (the URL ends in
+# /3rdparty/v1 on the gateway's cloud or private server, or is the phone's own http://IP:8080) and
+# the key its webhooks are signed with. No key: the webhook answers 503 and changes nothing.
+SMS_GATEWAY_URL = env_str("SMS_GATEWAY_URL", "")
+SMS_GATEWAY_USER = env_str("SMS_GATEWAY_USER", "")
+SMS_GATEWAY_PASSWORD = env_str("SMS_GATEWAY_PASSWORD", "")
+SMS_WEBHOOK_SIGNING_KEY = env_str("SMS_WEBHOOK_SIGNING_KEY", "")
+if SMS_GATEWAY_URL and not SMS_GATEWAY_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"SMS_GATEWAY_URL={SMS_GATEWAY_URL!r} must start with http:// or https://")
+if PLAY_CHANNEL_BACKENDS["sms"] == "play.sms.SmsGateway" and not (
+    SMS_GATEWAY_URL and SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD
+):
+    # A gateway back-end without its address or account would fail every message in silence.
+    raise ImproperlyConfigured(
+        "PLAY_SMS_BACKEND=play.sms.SmsGateway needs SMS_GATEWAY_URL, SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD"
+    )
 
 # --- Security ---------------------------------------------------------------
 

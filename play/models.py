@@ -217,6 +217,9 @@ class Transmission(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     delivered_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # The channel's delivery reports on an outbound row, as received (evidence for staff; the clock
+    # never reads them).
+    delivery_reports = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ("id",)

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include(urls_game)),
     path("", include(urls_events)),
     path("", include(urls_challenge)),
+    path("", include("play.urls_hooks")),
 ]

@@ -1,0 +1,209 @@
+"""SMS through "SMS Gateway for Android" (open source, self-hosted): a phone that sends and
+receives the federation's SMS, behind the gateway's REST API.
+
+Outbound: `SmsGateway` is the "sms" channel class (PLAY_SMS_BACKEND=play.sms.SmsGateway); it hands
+one outbox row to the gateway through the maintained client and keeps the gateway's message id on
+the row, which the delivery reports name.
+
+Inbound: the gateway posts its events to /play/hooks/sms/ (play/hooks.py). `webhook_verify` checks
+the signature and the time stamp; `webhook_handle` turns `sms:received` into a message for the
+game service and stores `sms:sent`/`sms:delivered`/`sms:failed` on the outbound row as evidence.
+A report is never read by the clock: the clock runs on the times of the player's own messages."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import json
+import logging
+
+import requests
+from android_sms_gateway import client as gateway_client
+from android_sms_gateway import domain as gateway_domain
+from android_sms_gateway import errors as gateway_errors
+from android_sms_gateway.http import RequestsHttpClient
+from django.conf import settings
+from django.db import transaction
+
+from play import services
+from play.channels import TransientFailure
+from play.models import Transmission
+
+logger = logging.getLogger("play.sms")
+
+# A gateway that does not answer must not hold a delivery worker (and the rows it locks) for long:
+# the row stays pending and the next delivery or the outbox sweeper tries again.
+TIMEOUT_SECONDS = 15
+# The gateway signs the moment it sent the webhook; an older (or future) one is a replay.
+WEBHOOK_TOLERANCE = datetime.timedelta(minutes=5)
+REPORT_EVENTS = ("sms:sent", "sms:delivered", "sms:failed")
+
+
+class _Session(requests.Session):
+    """requests has no session-wide timeout, and the client passes none."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", TIMEOUT_SECONDS)
+        return super().request(*args, **kwargs)
+
+
+class SmsGateway:
+    """The "sms" channel: one outbox row sent through the gateway's REST API."""
+
+    def send(self, row) -> None:
+        message = gateway_domain.Message(
+            phone_numbers=[row.address], text_message=gateway_domain.TextMessage(text=row.text)
+        )
+        session = _Session()
+        try:
+            api = gateway_client.APIClient(
+                settings.SMS_GATEWAY_USER,
+                settings.SMS_GATEWAY_PASSWORD,
+                base_url=settings.SMS_GATEWAY_URL,
+                http=RequestsHttpClient(session=session),
+            )
+            state = api.send(message)
+        except requests.RequestException as error:
+            raise TransientFailure(f"SMS gateway unreachable: {error}") from error
+        except gateway_errors.APIError as error:
+            # A 5xx passes. A 4xx (a refused number, wrong credentials) will not heal by itself,
+            # but the channel protocol knows only "try again": the row is retried and marked
+            # failed for staff after PLAY_DELIVERY_ATTEMPTS, with this text as its error.
+            raise TransientFailure(f"SMS gateway answered {error.status_code}: {error}") from error
+        except (KeyError, TypeError, ValueError) as error:
+            raise TransientFailure(f"SMS gateway gave an unreadable answer: {error!r}") from error
+        finally:
+            session.close()
+        # The delivery service saves only its own fields; the id goes in with the row still locked
+        # by its transaction, so a report can find the row as soon as that commits.
+        row.external_id = state.id
+        Transmission.objects.filter(pk=row.pk).update(external_id=state.id)
+
+
+# --- webhooks ------------------------------------------------------------------------------------
+
+
+class Refused(Exception):
+    """The webhook is not the gateway's (bad signature) or is stale: 403, nothing changes."""
+
+
+class Malformed(Exception):
+    """The body is not a webhook we can read: 400, nothing changes."""
+
+
+def signature(key: str, body: bytes, timestamp: str) -> str:
+    """The gateway's signature: hex HMAC-SHA256 of the raw body followed by the time stamp."""
+    return hmac.new(key.encode(), body + timestamp.encode(), hashlib.sha256).hexdigest()
+
+
+def webhook_verify(body: bytes, given: str, timestamp: str, *, key: str, now: datetime.datetime) -> None:
+    try:
+        sent = datetime.datetime.fromtimestamp(int(timestamp), tz=datetime.UTC)
+    except (TypeError, ValueError, OverflowError, OSError):
+        raise Refused(f"unreadable X-Timestamp {timestamp!r}") from None
+    # Constant time, and before the time stamp is judged: a forger learns nothing from which fails.
+    if not hmac.compare_digest(signature(key, body, timestamp), (given or "").strip().lower()):
+        raise Refused("bad X-Signature")
+    if abs(now - sent) > WEBHOOK_TOLERANCE:
+        raise Refused(f"X-Timestamp {timestamp} is more than 5 minutes from now")
+
+
+def _field(payload: dict, name: str) -> str:
+    value = payload.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise Malformed(f"payload.{name} is missing or not a string")
+    return value
+
+
+def _moment(payload: dict, name: str) -> datetime.datetime | None:
+    """An ISO 8601 time of the payload. The gateway writes the phone's local time with its offset;
+    one without an offset names no moment, and is kept as unknown rather than guessed."""
+    text = _field(payload, name)
+    try:
+        moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise Malformed(f"payload.{name} is not an ISO 8601 time: {text!r}") from None
+    if moment.tzinfo is None:
+        logger.warning("SMS gateway time %s=%r has no time zone; taken as unknown", name, text)
+        return None
+    return moment
+
+
+def dedup_key(message_id: str, phone: str, received_at: str, text: str) -> str:
+    """The gateway's messageId is derived from the content and is not unique on its own (the same
+    text from two people, or twice from one): with the number, the time stamp and the text it
+    names one SMS, so a webhook delivered twice is applied once."""
+    digest = hashlib.sha256(
+        json.dumps([message_id, phone, received_at, hashlib.sha256(text.encode()).hexdigest()]).encode()
+    ).hexdigest()
+    return f"smsgw:{digest}"
+
+
+def webhook_handle(body: bytes, *, now: datetime.datetime) -> str:
+    """Apply one verified webhook; returns what was done, in a word or two. Raises Malformed
+    before anything is written."""
+    try:
+        envelope = json.loads(body)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise Malformed(f"the body is not JSON: {error}") from None
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("payload"), dict):
+        raise Malformed("the body has no payload object")
+    event, payload = envelope.get("event"), envelope["payload"]
+    if event == "sms:received":
+        return _received(payload, now)
+    if event in REPORT_EVENTS:
+        return _report(envelope, event, payload, now)
+    if isinstance(event, str) and event:
+        # Other events the gateway may be set to send (a ping, MMS, data SMS) carry no moves.
+        return f"ignored {event}"
+    raise Malformed("the body has no event")
+
+
+def _received(payload: dict, now: datetime.datetime) -> str:
+    message_id, phone, text = _field(payload, "messageId"), _field(payload, "phoneNumber"), payload.get("message")
+    if not isinstance(text, str):
+        raise Malformed("payload.message is missing or not a string")
+    received_text = _field(payload, "receivedAt")
+    sent = _moment(payload, "receivedAt")
+    receipt = services.message_receive(
+        channel="sms",
+        sender=phone.strip(),
+        text=text,
+        arrival=now,
+        # The service centre's time stamp is the sending time; the spec's rules clamp it.
+        sent=sent,
+        external_id=dedup_key(message_id, phone.strip(), received_text, text),
+    )
+    return receipt.applied
+
+
+def _report(envelope: dict, event: str, payload: dict, now: datetime.datetime) -> str:
+    message_id = _field(payload, "messageId")
+    moment_field = {"sms:sent": "sentAt", "sms:delivered": "deliveredAt", "sms:failed": "failedAt"}[event]
+    moment = _moment(payload, moment_field) if payload.get(moment_field) is not None else None
+    report = {"event": event, "received": now.isoformat(), "webhook": envelope.get("id"), "payload": payload}
+    with transaction.atomic():
+        row = (
+            Transmission.objects.select_for_update()
+            .filter(direction=Transmission.Direction.OUT, channel="sms", external_id=message_id)
+            .order_by("pk")
+            .first()
+        )
+        if row is None:
+            logger.warning("SMS gateway %s for unknown message %s ignored", event, message_id)
+            return "unknown message"
+        if any(seen.get("event") == event and seen.get("payload") == payload for seen in row.delivery_reports):
+            return "duplicate"
+        row.delivery_reports = [*row.delivery_reports, report]
+        fields = ["delivery_reports"]
+        if event == "sms:delivered":
+            # The handset's own delivery time replaces the moment the gateway took the message.
+            row.delivered_at = moment or now
+            fields.append("delivered_at")
+        elif event == "sms:failed":
+            row.delivery = Transmission.Delivery.FAILED
+            row.error = f"SMS gateway: {payload.get('reason') or 'failed'}"
+            fields += ["delivery", "error"]
+        row.save(update_fields=fields)
+    return event.removeprefix("sms:")

@@ -1,0 +1,320 @@
+"""SMS through "SMS Gateway for Android" over real HTTP: outbound rows go through the maintained
+client to a fake gateway on a socket (tests/fakes/sms_gateway.py); the gateway's webhooks are
+posted, signed with the key, through Django's test client to /play/hooks/sms/."""
+
+import datetime
+import hashlib
+import hmac
+import io
+import json
+import logging
+
+import pytest
+from django.utils import timezone
+
+from play import services, sms
+from play.models import ChannelAddress, MobileGame, Transmission
+from tests.fakes.sms_gateway import FakeGateway
+from tests.players.factories import PlayerFactory
+
+KEY = "webhook-signing-key"
+URL = "/play/hooks/sms/"
+WHITE_PHONE, BLACK_PHONE = "+79991112233", "+79994445566"
+
+
+@pytest.fixture(autouse=True)
+def _sms_settings(settings):
+    settings.PLAY_CONSOLE_STREAM = io.StringIO()
+    settings.SMS_WEBHOOK_SIGNING_KEY = KEY
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+
+
+@pytest.fixture
+def gateway(settings):
+    fake = FakeGateway().start()
+    settings.SMS_GATEWAY_URL = fake.url
+    settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def game(db):
+    white, black = PlayerFactory(), PlayerFactory()
+    now = timezone.now()
+    for player, phone in ((white, WHITE_PHONE), (black, BLACK_PHONE)):
+        ChannelAddress.objects.create(player=player, channel="sms", address=phone, verified_at=now)
+    return services.game_create(white=white, black=black, start=now - datetime.timedelta(hours=1))
+
+
+def sign(body: bytes, timestamp: str, key: str = KEY) -> str:
+    return hmac.new(key.encode(), body + timestamp.encode(), hashlib.sha256).hexdigest()
+
+
+def envelope(event: str, payload: dict, webhook_id: str = "wh-1") -> bytes:
+    data = {"deviceId": "dev-1", "event": event, "id": f"evt-{webhook_id}", "payload": payload, "webhookId": webhook_id}
+    return json.dumps(data, ensure_ascii=False).encode()
+
+
+def received(text: str, phone: str = WHITE_PHONE, message_id: str = "m-1", at: datetime.datetime | None = None):
+    at = at or timezone.now() - datetime.timedelta(seconds=20)
+    moment = at.astimezone(datetime.timezone(datetime.timedelta(hours=3))).isoformat(timespec="milliseconds")
+    payload = {"messageId": message_id, "message": text, "phoneNumber": phone, "simNumber": 1, "receivedAt": moment}
+    return envelope("sms:received", payload)
+
+
+def post(client, body: bytes, *, timestamp: str | None = None, signature: str | None = None):
+    timestamp = timestamp if timestamp is not None else str(int(timezone.now().timestamp()))
+    signature = signature if signature is not None else sign(body, timestamp)
+    return client.post(
+        URL, data=body, content_type="application/json", HTTP_X_SIGNATURE=signature, HTTP_X_TIMESTAMP=timestamp
+    )
+
+
+def moves(game) -> int:
+    game.refresh_from_db()
+    return game.plies
+
+
+@pytest.mark.django_db
+class TestWebhook:
+    def test_it_applies_a_signed_move_with_the_service_centre_time_as_sending_time(self, client, game):
+        sent_at = timezone.now() - datetime.timedelta(seconds=40)
+        response = post(client, received("1. e4", at=sent_at))
+        assert response.status_code == 200, response.content
+        assert response.json() == {"ok": True, "outcome": "move"}
+        assert moves(game) == 1
+        inbound = Transmission.objects.get(direction="in", channel="sms")
+        assert (inbound.game, inbound.address, inbound.text) == (game, WHITE_PHONE, "1. e4")
+        assert abs(inbound.sent - sent_at) < datetime.timedelta(seconds=1)
+        assert inbound.external_id.startswith("smsgw:")
+
+    def test_it_applies_a_webhook_delivered_twice_once(self, client, game):
+        body = received("1. e4")
+        assert post(client, body).status_code == 200
+        second = post(client, body)
+        assert second.status_code == 200
+        assert second.json()["outcome"] == "duplicate"
+        assert moves(game) == 1
+        assert Transmission.objects.filter(direction="in").count() == 1
+
+    def test_it_tells_apart_two_sms_with_the_same_gateway_id(self, client, game):
+        # The gateway's messageId comes from the content: black's reply may share white's id.
+        assert post(client, received("1. e4", message_id="same")).json()["outcome"] == "move"
+        answer = post(client, received("1. e4 e5", phone=BLACK_PHONE, message_id="same"))
+        assert answer.json()["outcome"] == "move"
+        assert moves(game) == 2
+
+    def test_it_refuses_a_bad_signature_with_403_and_stores_nothing(self, client, game, caplog):
+        body = received("1. e4")
+        timestamp = str(int(timezone.now().timestamp()))
+        with caplog.at_level(logging.WARNING, logger="play.sms"):
+            response = post(client, body, timestamp=timestamp, signature=sign(body, timestamp, key="wrong key"))
+        assert response.status_code == 403
+        assert "SMS webhook refused" in caplog.text
+        assert moves(game) == 0
+        assert not Transmission.objects.filter(direction="in").exists()
+
+    def test_it_refuses_a_body_changed_after_signing(self, client, game):
+        timestamp = str(int(timezone.now().timestamp()))
+        signature = sign(received("1. e4"), timestamp)
+        assert post(client, received("1. d4"), timestamp=timestamp, signature=signature).status_code == 403
+        assert moves(game) == 0
+
+    @pytest.mark.parametrize("minutes", [6, -6])
+    def test_it_refuses_a_timestamp_six_minutes_off(self, client, game, minutes):
+        timestamp = str(int((timezone.now() - datetime.timedelta(minutes=minutes)).timestamp()))
+        assert post(client, received("1. e4"), timestamp=timestamp).status_code == 403
+        assert moves(game) == 0
+        assert not Transmission.objects.filter(direction="in").exists()
+
+    def test_it_accepts_a_timestamp_four_minutes_old(self, client, game):
+        timestamp = str(int((timezone.now() - datetime.timedelta(minutes=4)).timestamp()))
+        assert post(client, received("1. e4"), timestamp=timestamp).status_code == 200
+        assert moves(game) == 1
+
+    def test_it_ignores_an_unknown_number(self, client, game):
+        response = post(client, received("1. e4", phone="+70000000000"))
+        assert response.status_code == 200
+        assert response.json()["outcome"] == "unknown sender"
+        assert moves(game) == 0
+        assert not Transmission.objects.filter(direction="in").exists()
+
+    def test_it_ignores_an_unverified_number(self, client, game):
+        ChannelAddress.objects.filter(address=WHITE_PHONE).update(verified_at=None)
+        assert post(client, received("1. e4")).json()["outcome"] == "unknown sender"
+        assert moves(game) == 0
+
+    def test_it_applies_cyrillic_moves(self, client, game):
+        # "е4" with a Cyrillic е, and the knight as К.
+        assert post(client, received("1. е4", message_id="a")).json()["outcome"] == "move"
+        assert post(client, received("1. е4 e5", phone=BLACK_PHONE, message_id="b")).json()["outcome"] == "move"
+        assert post(client, received("1... e5 2. Кf3", message_id="c")).json()["outcome"] == "move"
+        assert moves(game) == 3
+        texts = list(Transmission.objects.filter(direction="in").order_by("pk").values_list("text", flat=True))
+        assert texts == ["1. е4", "1. е4 e5", "1... e5 2. Кf3"]  # kept unchanged
+
+    @pytest.mark.parametrize(
+        ("body", "says"),
+        [
+            (b"{not json", "not JSON"),
+            (b"[1, 2]", "no payload"),
+            (json.dumps({"event": "sms:received"}).encode(), "no payload"),
+            (json.dumps({"payload": {}}).encode(), "no event"),
+            (
+                envelope(
+                    "sms:received", {"messageId": "x", "phoneNumber": WHITE_PHONE, "receivedAt": "2026-01-01T00:00:00Z"}
+                ),
+                "message",
+            ),
+            (
+                envelope("sms:received", {"messageId": "x", "message": "1. e4", "receivedAt": "2026-01-01T00:00:00Z"}),
+                "phoneNumber",
+            ),
+            (
+                envelope(
+                    "sms:received",
+                    {"messageId": "x", "message": "1. e4", "phoneNumber": WHITE_PHONE, "receivedAt": "yesterday"},
+                ),
+                "receivedAt",
+            ),
+            (envelope("sms:delivered", {"phoneNumber": WHITE_PHONE}), "messageId"),
+        ],
+    )
+    def test_it_answers_400_to_a_malformed_body_and_changes_nothing(self, client, game, body, says):
+        response = post(client, body)
+        assert response.status_code == 400
+        assert says in response.content.decode()
+        assert moves(game) == 0
+        assert not Transmission.objects.filter(direction="in").exists()
+
+    def test_it_answers_503_when_no_key_is_configured(self, client, game, settings):
+        settings.SMS_WEBHOOK_SIGNING_KEY = ""
+        response = post(client, received("1. e4"))
+        assert response.status_code == 503
+        assert "not configured" in response.content.decode()
+        assert moves(game) == 0
+
+    def test_it_takes_only_post(self, client, db):
+        assert client.get(URL).status_code == 405
+
+
+def white_sms_rows(game):
+    return Transmission.objects.filter(game=game, direction="out", channel="sms", player=game.white)
+
+
+@pytest.mark.django_db
+class TestOutbound:
+    def test_it_sends_the_reply_through_the_client_to_the_gateway(self, client, game, gateway):
+        assert post(client, received("1. e4")).status_code == 200
+        rows = list(white_sms_rows(game))
+        assert rows and all(row.delivery == "pending" for row in rows)
+        assert services.outbound_deliver_many([row.pk for row in rows]) == len(rows)
+        assert [body["phoneNumbers"] for body in gateway.sent] == [[WHITE_PHONE]] * len(rows)
+        assert [body["textMessage"]["text"] for body in gateway.sent] == [row.text for row in rows]
+        for row in rows:
+            row.refresh_from_db()
+            assert row.delivery == "sent"
+            assert row.external_id and row.external_id.startswith("gw-msg-")
+        assert gateway.requests[0].path == "/3rdparty/v1/messages"
+
+    def test_it_keeps_the_row_pending_while_the_gateway_fails_then_sends_it(self, client, game, gateway):
+        post(client, received("1. e4"))
+        row = white_sms_rows(game).first()
+        gateway.fail_next = 2
+        assert services.outbound_deliver(row.pk) is False
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts) == ("pending", 1)
+        assert "503" in row.error
+        assert services.outbound_deliver(row.pk) is False
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts, row.external_id) == ("pending", 2, None)
+        assert services.outbound_deliver(row.pk) is True
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts, row.error) == ("sent", 3, "")
+        assert len(gateway.requests) == 3 and len(gateway.sent) == 1
+
+    def test_it_keeps_the_row_pending_when_the_gateway_is_unreachable(self, client, game, gateway, settings):
+        post(client, received("1. e4"))
+        row = white_sms_rows(game).first()
+        gateway.stop()
+        assert services.outbound_deliver(row.pk) is False
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts) == ("pending", 1)
+        assert "unreachable" in row.error
+
+    def test_it_marks_the_row_failed_after_the_last_attempt_on_wrong_credentials(self, client, game, gateway, settings):
+        settings.SMS_GATEWAY_PASSWORD = "wrong"
+        settings.PLAY_DELIVERY_ATTEMPTS = 2
+        post(client, received("1. e4"))
+        row = white_sms_rows(game).first()
+        services.outbound_deliver(row.pk)
+        services.outbound_deliver(row.pk)
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts) == ("failed", 2)
+        assert "401" in row.error
+
+
+@pytest.mark.django_db
+class TestDeliveryReports:
+    @pytest.fixture
+    def sent_row(self, client, game, gateway):
+        post(client, received("1. e4"))
+        row = white_sms_rows(game).first()
+        services.outbound_deliver(row.pk)
+        row.refresh_from_db()
+        return row
+
+    def report(self, event, row, **extra):
+        return envelope(
+            event, {"messageId": row.external_id, "phoneNumber": row.address, "simNumber": 1, **extra}, webhook_id=event
+        )
+
+    def test_it_stores_the_delivered_report_on_the_row(self, client, sent_row, game):
+        state = MobileGame.objects.get(pk=game.pk).state
+        assert (
+            post(client, self.report("sms:sent", sent_row, sentAt="2026-11-23T10:00:01.000+03:00")).json()["outcome"]
+            == "sent"
+        )
+        body = self.report("sms:delivered", sent_row, deliveredAt="2026-11-23T10:00:05.000+03:00")
+        assert post(client, body).json()["outcome"] == "delivered"
+        assert post(client, body).json()["outcome"] == "duplicate"
+        sent_row.refresh_from_db()
+        assert sent_row.delivery == "sent"
+        assert sent_row.delivered_at == datetime.datetime(2026, 11, 23, 7, 0, 5, tzinfo=datetime.UTC)
+        assert [r["event"] for r in sent_row.delivery_reports] == ["sms:sent", "sms:delivered"]
+        assert sent_row.delivery_reports[1]["payload"]["deliveredAt"] == "2026-11-23T10:00:05.000+03:00"
+        # Evidence only: the game (and so its clock) is untouched by a report.
+        assert MobileGame.objects.get(pk=game.pk).state == state
+
+    def test_it_marks_the_row_failed_on_a_failed_report(self, client, sent_row):
+        body = self.report(
+            "sms:failed", sent_row, failedAt="2026-11-23T10:00:05.000+03:00", reason="RESULT_ERROR_NO_SERVICE"
+        )
+        assert post(client, body).status_code == 200
+        sent_row.refresh_from_db()
+        assert sent_row.delivery == "failed"
+        assert "RESULT_ERROR_NO_SERVICE" in sent_row.error
+        assert sent_row.delivery_reports[0]["event"] == "sms:failed"
+
+    def test_it_ignores_a_report_for_an_unknown_message(self, client, sent_row):
+        body = envelope(
+            "sms:delivered", {"messageId": "nobody", "phoneNumber": WHITE_PHONE, "deliveredAt": "2026-11-23T10:00:05Z"}
+        )
+        assert post(client, body).json()["outcome"] == "unknown message"
+        sent_row.refresh_from_db()
+        assert sent_row.delivery_reports == []
+
+    def test_it_refuses_an_unsigned_report(self, client, sent_row):
+        body = self.report("sms:failed", sent_row, reason="forged")
+        assert post(client, body, signature="0" * 64).status_code == 403
+        sent_row.refresh_from_db()
+        assert (sent_row.delivery, sent_row.delivery_reports) == ("sent", [])
+
+
+def test_it_signs_as_the_gateway_documents():
+    # Hex HMAC-SHA256 over the raw body followed by the X-Timestamp value.
+    body, timestamp = b'{"event":"sms:received"}', "1700000000"
+    assert (
+        sms.signature(KEY, body, timestamp) == hmac.new(KEY.encode(), body + b"1700000000", hashlib.sha256).hexdigest()
+    )
