@@ -318,3 +318,29 @@ def test_it_signs_as_the_gateway_documents():
     assert (
         sms.signature(KEY, body, timestamp) == hmac.new(KEY.encode(), body + b"1700000000", hashlib.sha256).hexdigest()
     )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"SMS_GATEWAY_URL": "sms.example.org/3rdparty/v1"},
+            "SMS_GATEWAY_URL='sms.example.org/3rdparty/v1' must start",
+        ),
+        ({"PLAY_SMS_BACKEND": "play.sms.SmsGateway", "SMS_GATEWAY_USER": "u"}, "needs SMS_GATEWAY_URL"),
+    ],
+)
+def test_it_refuses_a_gateway_configured_wrong(env, message):
+    from tests.federation.test_settings import run_manage
+
+    result = run_manage("check", **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_it_accepts_a_configured_gateway():
+    from tests.federation.test_settings import run_manage
+
+    env = {"SMS_GATEWAY_URL": "https://sms.example.org/3rdparty/v1", "SMS_GATEWAY_USER": "u"}
+    result = run_manage("check", PLAY_SMS_BACKEND="play.sms.SmsGateway", SMS_GATEWAY_PASSWORD="p", **env)
+    assert result.returncode == 0, result.stderr
