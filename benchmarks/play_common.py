@@ -13,6 +13,7 @@ import datetime
 import os
 import subprocess
 import sys
+import time
 import uuid
 
 from benchmarks.pipeline import ROOT, create_database
@@ -157,3 +158,51 @@ def machine_line() -> str:
     import platform
 
     return f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, PostgreSQL + Redis"
+
+
+class Split:
+    """Where the service's time goes: SQL round trips (Django's execute wrapper, statements
+    counted), COMMIT, the game machine's `operation` (receive or advance), the snapshot pickling,
+    queueing the delivery; the rest is the ORM and the service's own Python."""
+
+    def __init__(self, operation: str, *, sql: str = "SQL", delivery: str = "delivery queued"):
+        self.operation, self.sql_part, self.delivery_part = operation, sql, delivery
+        self.machine_part = f"game machine ({operation})"
+        parts = (sql, "COMMIT (WAL flush)", self.machine_part, "snapshot load + dump", delivery)
+        self.seconds = dict.fromkeys(parts, 0.0)
+        self.statements = 0
+
+    def timed(self, key, function):
+        def wrapper(*args, **kwargs):
+            began = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds[key] += time.perf_counter() - began
+
+        return wrapper
+
+    def sql(self, execute, sql, params, many, context):
+        began = time.perf_counter()
+        self.statements += 1
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.seconds[self.sql_part] += time.perf_counter() - began
+
+    def install(self):
+        from django.db import connections
+
+        from play import services
+        from play.rules import game, snapshot
+
+        setattr(game, self.operation, self.timed(self.machine_part, getattr(game, self.operation)))
+        snapshot.load = self.timed("snapshot load + dump", snapshot.load)
+        snapshot.dump = self.timed("snapshot load + dump", snapshot.dump)
+        services._deliver_later = self.timed(self.delivery_part, services._deliver_later)
+        default = connections["default"]
+        default._commit = self.timed("COMMIT (WAL flush)", default._commit)
+
+    def reset(self):
+        self.seconds = dict.fromkeys(self.seconds, 0.0)
+        self.statements = 0

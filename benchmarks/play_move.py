@@ -18,7 +18,17 @@ import random
 import sys
 import time
 
-from benchmarks.play_common import machine_line, open_games, percentile, players, purge_queue, reset, setup, summary
+from benchmarks.play_common import (
+    Split,
+    machine_line,
+    open_games,
+    percentile,
+    players,
+    purge_queue,
+    reset,
+    setup,
+    summary,
+)
 
 
 def texts_for(board, move, previous: str | None) -> tuple[str, str]:
@@ -35,47 +45,6 @@ def ends(board, move) -> bool:
         return board.is_game_over(claim_draw=True)
     finally:
         board.pop()
-
-
-class Split:
-    """Where a message's server time goes: SQL round trips (Django's execute wrapper), the game
-    machine, the snapshot pickling, queueing the delivery on Redis; the rest is Django's ORM and
-    the service's own Python."""
-
-    def __init__(self):
-        parts = ("SQL (PostgreSQL round trips)", "COMMIT (WAL flush)", "game machine (receive)", "snapshot load + dump",
-                 "delivery queued on Redis")  # fmt: skip
-        self.seconds = dict.fromkeys(parts, 0.0)
-
-    def timed(self, key, function):
-        def wrapper(*args, **kwargs):
-            began = time.perf_counter()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                self.seconds[key] += time.perf_counter() - began
-
-        return wrapper
-
-    def sql(self, execute, sql, params, many, context):
-        began = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            self.seconds["SQL (PostgreSQL round trips)"] += time.perf_counter() - began
-
-    def install(self):
-        from play import services
-        from play.rules import game, snapshot
-
-        game.receive = self.timed("game machine (receive)", game.receive)
-        snapshot.load = self.timed("snapshot load + dump", snapshot.load)
-        snapshot.dump = self.timed("snapshot load + dump", snapshot.dump)
-        services._deliver_later = self.timed("delivery queued on Redis", services._deliver_later)
-        from django.db import connections
-
-        default = connections["default"]
-        default._commit = self.timed("COMMIT (WAL flush)", default._commit)
 
 
 def main(argv=None) -> int:
@@ -102,7 +71,7 @@ def main(argv=None) -> int:
     times: list[float] = []
     cpu: list[float] = []
     queries = None
-    split = Split()
+    split = Split("receive", sql="SQL (PostgreSQL round trips)", delivery="delivery queued on Redis")
     split.install()
     wrapped = connection.execute_wrapper(split.sql)
     wrapped.__enter__()

@@ -18,53 +18,7 @@ import datetime
 import sys
 import time
 
-from benchmarks.play_common import machine_line, open_games, players, purge_queue, reset, setup
-
-
-class Split:
-    """Where the due pass spends its time: SQL round trips, the machine's advance, the snapshot,
-    queueing the deliveries; the rest is the ORM and the service's own Python."""
-
-    def __init__(self):
-        self.seconds = dict.fromkeys(
-            ("SQL", "COMMIT (WAL flush)", "game machine (advance)", "snapshot load + dump", "delivery queued"), 0.0
-        )
-        self.statements = 0
-
-    def timed(self, key, function):
-        def wrapper(*args, **kwargs):
-            began = time.perf_counter()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                self.seconds[key] += time.perf_counter() - began
-
-        return wrapper
-
-    def sql(self, execute, sql, params, many, context):
-        began = time.perf_counter()
-        self.statements += 1
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            self.seconds["SQL"] += time.perf_counter() - began
-
-    def install(self):
-        from play import services
-        from play.rules import game, snapshot
-
-        game.advance = self.timed("game machine (advance)", game.advance)
-        snapshot.load = self.timed("snapshot load + dump", snapshot.load)
-        snapshot.dump = self.timed("snapshot load + dump", snapshot.dump)
-        services._deliver_later = self.timed("delivery queued", services._deliver_later)
-        from django.db import connections
-
-        default = connections["default"]
-        default._commit = self.timed("COMMIT (WAL flush)", default._commit)
-
-    def reset(self):
-        self.seconds = dict.fromkeys(self.seconds, 0.0)
-        self.statements = 0
+from benchmarks.play_common import Split, machine_line, open_games, players, purge_queue, reset, setup
 
 
 def main(argv=None) -> int:
@@ -106,7 +60,7 @@ def main(argv=None) -> int:
         cursor.execute("EXPLAIN SELECT id FROM play_mobilegame WHERE next_due < %s ORDER BY next_due LIMIT 500", [now])
         plan = [row[0] for row in cursor.fetchall()]
 
-    split = Split()
+    split = Split("advance")
     split.install()
     rows = []
     for run in range(args.runs):
