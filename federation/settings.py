@@ -333,6 +333,20 @@ if PLAY_CHANNEL_BACKENDS["sms"] == "play.sms.SmsGateway" and not (
     raise ImproperlyConfigured(
         "PLAY_SMS_BACKEND=play.sms.SmsGateway needs SMS_GATEWAY_URL, SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD"
     )
+# Telegram through the Bot API (play/telegram.py): the bot's token, the secret Telegram repeats in
+# every webhook call to /play/hooks/telegram/ (no secret: the webhook answers 503 and changes
+# nothing), and the API's address before the token (tests point it at a fake server).
+TELEGRAM_BOT_TOKEN = env_str("TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_WEBHOOK_SECRET = env_str("TELEGRAM_WEBHOOK_SECRET", "")
+TELEGRAM_API_URL = env_str("TELEGRAM_API_URL", "https://api.telegram.org/bot")
+if not TELEGRAM_API_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"TELEGRAM_API_URL={TELEGRAM_API_URL!r} must start with http:// or https://")
+if TELEGRAM_WEBHOOK_SECRET and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", TELEGRAM_WEBHOOK_SECRET):
+    # Telegram itself refuses any other secret_token in setWebhook: say so at start, not in its answer.
+    raise ImproperlyConfigured("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+if PLAY_CHANNEL_BACKENDS["telegram"] == "play.telegram.TelegramBot" and not TELEGRAM_BOT_TOKEN:
+    # A bot back-end without its token would fail every message in silence.
+    raise ImproperlyConfigured("PLAY_TELEGRAM_BACKEND=play.telegram.TelegramBot needs TELEGRAM_BOT_TOKEN")
 
 # --- Security ---------------------------------------------------------------
 

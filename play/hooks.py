@@ -1,7 +1,11 @@
-"""Webhooks of the SMS gateway: no session and no CSRF token (the gateway is a machine), so every
-call is checked by its signature instead (play/sms.py). The work is one message for the game
-service, done before answering: the gateway waits for the 200 and retries otherwise."""
+"""Webhooks of the SMS gateway and of Telegram: no session and no CSRF token (they are machines),
+so every call is checked by its signature or secret instead (play/sms.py, play/telegram.py).
+The SMS gateway's work is one message for the game service, done before answering: the gateway
+waits for the 200 and retries otherwise. Telegram's is queued: it answers at once, so a slow move
+never makes Telegram resend the Update (the update_id dedups it anyway)."""
 
+import hmac
+import json
 import logging
 
 from django.conf import settings
@@ -10,9 +14,10 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from play import sms
+from play import sms, tasks, telegram
 
 logger = logging.getLogger("play.sms")
+telegram_logger = logging.getLogger("play.telegram")
 
 
 def _text(message: str, status: int) -> HttpResponse:
@@ -43,3 +48,27 @@ def sms_hook(request):
         logger.warning("SMS webhook malformed: %s", malformed)
         return _text(f"malformed webhook: {malformed}", 400)
     return JsonResponse({"ok": True, "outcome": outcome})
+
+
+@csrf_exempt
+@require_POST
+def telegram_hook(request):
+    secret = settings.TELEGRAM_WEBHOOK_SECRET
+    if not secret:
+        return _text("Telegram webhook not configured (TELEGRAM_WEBHOOK_SECRET is empty)", 503)
+    given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+    # Constant time: a forger learns nothing from how long a wrong guess takes.
+    if not hmac.compare_digest(given.encode(), secret.encode()):
+        telegram_logger.warning("Telegram webhook refused from %s: bad secret token", request.META.get("REMOTE_ADDR"))
+        return _text("forbidden", 403)
+    try:
+        data = json.loads(request.body)
+        telegram.update_parse(data)
+    except (UnicodeDecodeError, ValueError) as error:
+        return _text(f"malformed update: the body is not JSON: {error}", 400)
+    except telegram.Malformed as malformed:
+        telegram_logger.warning("Telegram webhook malformed: %s", malformed)
+        return _text(f"malformed update: {malformed}", 400)
+    # No transaction is open here, so the task may be queued at once.
+    tasks.telegram_update.delay(data)
+    return JsonResponse({"ok": True})

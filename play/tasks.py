@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
-from play import services
+from play import services, telegram
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -23,3 +24,10 @@ def sweep_games() -> int:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def sweep_outbox() -> int:
     return services.outbox_sweep()
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def telegram_update(update: dict) -> str:
+    """One Telegram Update from the webhook (a dict: Telegram has no id to fetch it by). A retry
+    is safe: the update_id is the message's dedup key."""
+    return telegram.update_receive(update, now=timezone.now())

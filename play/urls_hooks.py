@@ -6,4 +6,5 @@ from play import hooks
 
 urlpatterns = [
     path("hooks/sms/", hooks.sms_hook, name="hook_sms"),
+    path("hooks/telegram/", hooks.telegram_hook, name="hook_telegram"),
 ]
