@@ -18,6 +18,11 @@ class TransientFailure(Exception):
     """The channel could not send now; the row stays pending and is tried again."""
 
 
+class PermanentFailure(Exception):
+    """The channel refused the message and will refuse it again (a wrong number, a chat that
+    blocked the bot, bad credentials): the row is marked failed at once, for staff to see."""
+
+
 class Console:
     def send(self, row) -> None:
         line = f"[{row.channel} -> {row.party} {row.address}] {row.text}"

@@ -354,6 +354,9 @@ def outbound_deliver_many(ids: list[int]) -> int:
                 if row.attempts >= settings.PLAY_DELIVERY_ATTEMPTS:
                     row.delivery = Transmission.Delivery.FAILED
                 continue
+            except channels.PermanentFailure as error:
+                row.error, row.delivery = str(error), Transmission.Delivery.FAILED
+                continue
             row.delivery, row.delivered_at, row.error = Transmission.Delivery.SENT, timezone.now(), ""
             sent += 1
         Transmission.objects.bulk_update(rows, ["attempts", "error", "delivery", "delivered_at"])

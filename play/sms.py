@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import transaction
 
 from play import services
-from play.channels import TransientFailure
+from play.channels import PermanentFailure, TransientFailure
 from play.models import Transmission
 
 logger = logging.getLogger("play.sms")
@@ -67,10 +67,12 @@ class SmsGateway:
         except requests.RequestException as error:
             raise TransientFailure(f"SMS gateway unreachable: {error}") from error
         except gateway_errors.APIError as error:
-            # A 5xx passes. A 4xx (a refused number, wrong credentials) will not heal by itself,
-            # but the channel protocol knows only "try again": the row is retried and marked
-            # failed for staff after PLAY_DELIVERY_ATTEMPTS, with this text as its error.
-            raise TransientFailure(f"SMS gateway answered {error.status_code}: {error}") from error
+            # A 5xx or 429 passes; another 4xx (a refused number, wrong credentials) will not heal
+            # by itself: the row is failed at once, with this text as its error, for staff.
+            status = getattr(error, "status_code", None) or 500
+            if 400 <= status < 500 and status not in (408, 429):
+                raise PermanentFailure(f"SMS gateway refused the message ({status}): {error}") from error
+            raise TransientFailure(f"SMS gateway answered {status}: {error}") from error
         except (KeyError, TypeError, ValueError) as error:
             raise TransientFailure(f"SMS gateway gave an unreadable answer: {error!r}") from error
         finally:

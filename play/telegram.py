@@ -20,7 +20,7 @@ from django.conf import settings
 from telegram import error as telegram_errors
 
 from play import services
-from play.channels import TransientFailure
+from play.channels import PermanentFailure, TransientFailure
 
 logger = logging.getLogger("play.telegram")
 
@@ -47,9 +47,8 @@ class TelegramBot:
             raise TransientFailure(f"Telegram unreachable or failing: {error}") from error
         except telegram_errors.TelegramError as error:
             # A refused chat (the player blocked the bot, a wrong id) or a wrong token will not heal
-            # by itself, but the channel protocol knows only "try again": the row is retried and
-            # marked failed for staff after PLAY_DELIVERY_ATTEMPTS, with this text as its error.
-            raise TransientFailure(f"Telegram refused the message: {error}") from error
+            # by itself: the row is failed at once, with this text as its error, for staff.
+            raise PermanentFailure(f"Telegram refused the message: {error}") from error
 
     @staticmethod
     async def _send(chat_id: str, text: str) -> None:

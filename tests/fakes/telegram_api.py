@@ -62,6 +62,8 @@ class FakeTelegram(FakeServer):
         if failing and self.fail_status == 429:
             status, data = _error(429, "Too Many Requests: retry after 3")
             return status, {**data, "parameters": {"retry_after": 3}}
+        if failing and self.fail_status == 403:
+            return _error(403, "Forbidden: bot was blocked by the user")
         if failing:
             return _error(self.fail_status, "Bad Gateway")
         if not body.get("chat_id") or not body.get("text"):

@@ -243,16 +243,17 @@ class TestOutbound:
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "unreachable" in row.error
 
-    def test_it_marks_the_row_failed_after_the_last_attempt_on_wrong_credentials(self, client, game, gateway, settings):
+    def test_it_marks_the_row_failed_at_once_on_wrong_credentials(self, client, game, gateway, settings):
+        # A 401 will not heal by retrying: the row is failed for staff on the first answer.
         settings.SMS_GATEWAY_PASSWORD = "wrong"
-        settings.PLAY_DELIVERY_ATTEMPTS = 2
         post(client, received("1. e4"))
         row = white_sms_rows(game).first()
-        services.outbound_deliver(row.pk)
-        services.outbound_deliver(row.pk)
+        assert services.outbound_deliver(row.pk) is False
         row.refresh_from_db()
-        assert (row.delivery, row.attempts) == ("failed", 2)
+        assert (row.delivery, row.attempts) == ("failed", 1)
         assert "401" in row.error
+        assert services.outbound_deliver(row.pk) is False  # a failed row is not sent again
+        assert len(gateway.requests) == 1
 
 
 @pytest.mark.django_db

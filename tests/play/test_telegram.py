@@ -201,6 +201,17 @@ class TestOutbound:
         assert "wait" in row.error
         assert services.outbound_deliver(row.pk) is True
 
+    def test_it_fails_the_row_at_once_when_the_player_blocked_the_bot(self, client, game, api):
+        post(client, update("1. e4"))
+        row = white_rows(game).first()
+        api.fail_next, api.fail_status = 1, 403
+        assert services.outbound_deliver(row.pk) is False
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts) == ("failed", 1)
+        assert "blocked" in row.error
+        assert services.outbound_deliver(row.pk) is False
+        assert api.sent == []
+
     def test_it_keeps_the_row_pending_when_the_api_is_unreachable(self, client, game, api):
         post(client, update("1. e4"))
         row = white_rows(game).first()
