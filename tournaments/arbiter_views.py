@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from ratings.notices import tell_if_waiting
 from ratings.selectors import tournament_run
-from tournaments import selectors, services, worker_uploads
+from tournaments import co_arbiters, selectors, services, worker_uploads
 from tournaments.forms import CoArbiterForm, CoArbiterRemoveForm, ConfirmForm, UploadForm
 from tournaments.importers.base import shown
 from tournaments.models import Tournament, Upload
@@ -169,10 +169,10 @@ def tournament(request, pk: int):
             remove = CoArbiterRemoveForm(request.POST)
             try:
                 if not remove.is_valid():
-                    raise services.CoArbiterError(_("Choose the co-arbiter to remove from the list."))
+                    raise co_arbiters.CoArbiterError(_("Choose the co-arbiter to remove from the list."))
                 user_id = remove.cleaned_data["remove"]
-                services.co_arbiter_remove(tournament=tournament, user_id=user_id, by=request.user)
-            except services.CoArbiterError as error:
+                co_arbiters.co_arbiter_remove(tournament=tournament, user_id=user_id, by=request.user)
+            except co_arbiters.CoArbiterError as error:
                 remove_error = str(error)
                 form = CoArbiterForm()  # the add form was not sent: no errors of its own
             else:
@@ -180,10 +180,10 @@ def tournament(request, pk: int):
                 return redirect("arbiter:tournament", pk=tournament.pk)
         elif form.is_valid():
             try:
-                user = services.co_arbiter_add(
+                user = co_arbiters.co_arbiter_add(
                     tournament=tournament, username=form.cleaned_data["username"], by=request.user
                 )
-            except services.CoArbiterError as error:
+            except co_arbiters.CoArbiterError as error:
                 form.add_error("username", str(error))
             else:
                 messages.success(request, _("%(name)s is co-arbiter now.") % {"name": user.username})

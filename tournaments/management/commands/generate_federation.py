@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import services
+from tournaments import generated
 
 
 class Command(BaseCommand):
@@ -23,8 +23,8 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 10 and --tournaments at least 1")
         began = time.perf_counter()
         try:
-            counts = services.federation_generate(players=players, tournaments=tournaments, seed=seed)
-        except services.GenerateRefused as refused:
+            counts = generated.federation_generate(players=players, tournaments=tournaments, seed=seed)
+        except generated.GenerateRefused as refused:
             raise CommandError(str(refused)) from refused
         self.stdout.write(
             "generated {players:,} players in {clubs:,} clubs and {regions} regions, {tournaments:,} tournaments, "
