@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from federation.roles import is_federation_admin
 from play import state
 from play.models import Color, MobileGame, Transmission
-from play.rules import clock
+from play.rules import clock, ending
 from play.rules import game as machine
 from play.rules import outbound as out
 from play.rules.notation import write_move
@@ -117,6 +117,13 @@ class GameView:
     @property
     def draw_offer(self) -> str | None:
         return None if self.value.over else self.value.draw_offer
+
+    @property
+    def draw_claimable(self) -> bool:
+        """Whether the player on move could claim a draw now (threefold repetition or fifty moves,
+        rule of the game): the page offers the button only then, so it never invites a claim that
+        would be referred back."""
+        return self.on_move is not None and ending.draw_claim(self.value.board) is not None
 
     @property
     def last_move(self) -> str | None:

@@ -115,6 +115,8 @@ def _live_context(view: selectors.GameView, ply: int | None = None) -> dict:
         "version": selectors.version_of(game.updated_at, game.plies),
         "poll_seconds": POLL_SECONDS,
         "may_accept_draw": bool(offer) and any(c != offer for c in viewer),
+        # In the live fragment, so it appears when the opponent's move makes a claim possible.
+        "may_claim_draw": view.on_move in viewer and view.draw_claimable,
         **_board_context(view, view.plies if ply is None else ply),
     }
 

@@ -211,6 +211,28 @@ def test_it_resigns(client, world):
     assert (game.result, game.termination) == ("1-0", "resignation")
 
 
+def test_it_offers_a_draw_claim_only_to_the_player_on_move_when_the_position_allows_it(client, world):
+    # The initial position for the third time after 4... Ng8: White (on move) may claim.
+    moves = [
+        (world.white, "1. Nf3"), (world.black, "1. Nf3 Nf6"), (world.white, "1... Nf6 2. Ng1"),
+        (world.black, "2. Ng1 Ng8"), (world.white, "2... Ng8 3. Nf3"), (world.black, "3. Nf3 Nf6"),
+        (world.white, "3... Nf6 4. Ng1"),
+    ]  # fmt: skip
+    for player, text in moves:
+        play(world, player, text)
+    client.force_login(world.player)
+    assert 'id="draw-claim"' not in client.get(world.url).content.decode()  # not on move
+    play(world, world.black, "4. Ng1 Ng8")
+    assert 'id="draw-claim"' in client.get(world.url).content.decode()
+    assert 'id="draw-claim"' in client.get(reverse("play:live", args=[world.game.code])).content.decode()
+    client.force_login(world.opponent)
+    assert 'id="draw-claim"' not in client.get(world.url).content.decode()  # Black is not on move
+    client.force_login(world.player)
+    send(client, world, action="draw_claim", color="white")
+    game = MobileGame.objects.get()
+    assert (game.result, game.termination) == ("1/2-1/2", "repetition")
+
+
 def test_it_refers_back_a_wrong_draw_claim(client, world):
     client.force_login(world.player)
     send(client, world, action="draw_claim", color="white")
