@@ -6,6 +6,7 @@ from play.web import views
 
 urlpatterns = [
     path("mine/", views.my_games, name="mine"),
+    path("mine/live/", views.my_games_live, name="mine_live"),
     path("games/<str:code>/", views.game_page, name="game"),
     path("games/<str:code>/live/", views.game_live, name="live"),
     path("games/<str:code>/board/", views.game_board, name="board"),

@@ -34,6 +34,8 @@ from play.web.compose import compose
 
 SESSION_REPLIES = "play_replies"
 POLL_SECONDS = 5
+# My games lists many games: a slower poll (the clock on move counts in the page meanwhile).
+MY_GAMES_POLL_SECONDS = 20
 MAX_TEXT = 500
 
 ACTIONS = {
@@ -278,4 +280,13 @@ def game_record(request, code: str):
 @login_required
 @require_GET
 def my_games(request):
-    return render(request, "play/my_games.html", selectors.my_games(request.user, now=timezone.now()))
+    context = {**selectors.my_games(request.user, now=timezone.now()), "poll_seconds": MY_GAMES_POLL_SECONDS}
+    return render(request, "play/my_games.html", context)
+
+
+@login_required
+@require_GET
+def my_games_live(request):
+    """The open games of My games, polled by the page: the clocks from the server's figures."""
+    context = {**selectors.my_games(request.user, now=timezone.now()), "poll_seconds": MY_GAMES_POLL_SECONDS}
+    return render(request, "play/my_games_live.html", context)

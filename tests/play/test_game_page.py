@@ -386,7 +386,25 @@ def test_it_keeps_my_games_to_three_queries_however_many_games(client, world, dj
     assert page.content.decode().count('class="mg-opponent"') == 14
 
 
+def test_it_polls_my_open_games_and_counts_the_clock_on_move(client, world, django_assert_max_num_queries):
+    client.force_login(world.player)
+    page = client.get(reverse("play:mine")).content.decode()
+    assert f'hx-get="{reverse("play:mine_live")}"' in page and "js/play.js" in page
+    play(world, world.white, "1. e4")
+    with django_assert_max_num_queries(7):
+        live = client.get(reverse("play:mine_live")).content.decode()
+    waiting = live[live.index('id="waiting"') :]
+    assert f"#{world.game.code}" in waiting and "data-running" not in waiting  # the opponent's clock runs
+    play(world, world.black, "1. e4 e5")
+    live = client.get(reverse("play:mine_live")).content.decode()
+    on_move = live[live.index('id="on-move"') : live.index('id="waiting"')]
+    assert f"#{world.game.code}" in on_move and 'data-running="1"' in on_move
+    assert 'id="finished"' not in live  # the finished list is not polled
+
+
 def test_it_sends_the_public_to_log_in_for_my_games(client):
+    response = client.get(reverse("play:mine_live"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     response = client.get(reverse("play:mine"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
