@@ -47,6 +47,10 @@ def sms_hook(request):
     except sms.Malformed as malformed:
         logger.warning("SMS webhook malformed: %s", malformed)
         return _text(f"malformed webhook: {malformed}", 400)
+    except sms.NotYet as not_yet:
+        response = _text(f"retry later: {not_yet}", 503)
+        response["Retry-After"] = "5"
+        return response
     return JsonResponse({"ok": True, "outcome": outcome})
 
 

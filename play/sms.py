@@ -38,6 +38,9 @@ TIMEOUT_SECONDS = 15
 # The gateway signs the moment it sent the webhook; an older (or future) one is a replay.
 WEBHOOK_TOLERANCE = datetime.timedelta(minutes=5)
 REPORT_EVENTS = ("sms:sent", "sms:delivered", "sms:failed")
+# A report for an unknown message id is asked again (503) while it is this fresh: the send may be
+# committing still. An older one names a message this side never sent, and is dropped.
+REPORT_RACE = datetime.timedelta(minutes=2)
 
 
 class _Session(requests.Session):
@@ -88,6 +91,10 @@ class SmsGateway:
 
 class Refused(Exception):
     """The webhook is not the gateway's (bad signature) or is stale: 403, nothing changes."""
+
+
+class NotYet(Exception):
+    """A report for a message whose id this side may not have committed yet: 503, retry."""
 
 
 class Malformed(Exception):
@@ -193,6 +200,10 @@ def _report(envelope: dict, event: str, payload: dict, now: datetime.datetime) -
             .first()
         )
         if row is None:
+            if now - (moment or now) < REPORT_RACE:
+                # The gateway can report before the delivery that sent the SMS has committed the
+                # message id on its row: a 503 makes the gateway post the report again later.
+                raise NotYet(f"{event} for message {message_id}, not yet known here")
             logger.warning("SMS gateway %s for unknown message %s ignored", event, message_id)
             return "unknown message"
         if any(seen.get("event") == event and seen.get("payload") == payload for seen in row.delivery_reports):

@@ -306,6 +306,17 @@ class TestDeliveryReports:
         sent_row.refresh_from_db()
         assert sent_row.delivery_reports == []
 
+    def test_it_asks_again_for_a_fresh_report_that_came_before_its_message_id(self, client, sent_row):
+        # The gateway may report before the delivery's transaction has stored the id it answered.
+        fresh = timezone.now().isoformat()
+        body = envelope("sms:delivered", {"messageId": "in-flight", "phoneNumber": WHITE_PHONE, "deliveredAt": fresh})
+        response = post(client, body)
+        assert (response.status_code, response["Retry-After"]) == (503, "5")
+        Transmission.objects.filter(pk=sent_row.pk).update(external_id="in-flight")
+        assert post(client, body).json()["outcome"] == "delivered"
+        sent_row.refresh_from_db()
+        assert [r["event"] for r in sent_row.delivery_reports] == ["sms:delivered"]
+
     def test_it_refuses_an_unsigned_report(self, client, sent_row):
         body = self.report("sms:failed", sent_row, reason="forged")
         assert post(client, body, signature="0" * 64).status_code == 403
