@@ -333,6 +333,31 @@ if PLAY_CHANNEL_BACKENDS["sms"] == "play.sms.SmsGateway" and not (
     raise ImproperlyConfigured(
         "PLAY_SMS_BACKEND=play.sms.SmsGateway needs SMS_GATEWAY_URL, SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD"
     )
+# SMS bought from Twilio (play/twilio_sms.py), the other "sms" back-end: the account's SID and auth
+# token (which also signs Twilio's webhooks: no token, they answer 503 and change nothing), the
+# number messages are sent from, the REST API's address (tests point it at a fake server), the
+# public origin Twilio calls the webhooks at when a proxy hides it from the site (the signature
+# covers the URL), and where Twilio posts each outbound message's status (none: no reports).
+TWILIO_ACCOUNT_SID = env_str("TWILIO_ACCOUNT_SID", "")
+TWILIO_AUTH_TOKEN = env_str("TWILIO_AUTH_TOKEN", "")
+TWILIO_FROM_NUMBER = env_str("TWILIO_FROM_NUMBER", "")
+TWILIO_API_URL = env_str("TWILIO_API_URL", "https://api.twilio.com")
+TWILIO_WEBHOOK_BASE_URL = env_str("TWILIO_WEBHOOK_BASE_URL", "")
+TWILIO_STATUS_CALLBACK_URL = env_str("TWILIO_STATUS_CALLBACK_URL", "")
+for _name, _url in (
+    ("TWILIO_API_URL", TWILIO_API_URL),
+    ("TWILIO_WEBHOOK_BASE_URL", TWILIO_WEBHOOK_BASE_URL),
+    ("TWILIO_STATUS_CALLBACK_URL", TWILIO_STATUS_CALLBACK_URL),
+):
+    if _url and not _url.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(f"{_name}={_url!r} must start with http:// or https://")
+if PLAY_CHANNEL_BACKENDS["sms"] == "play.twilio_sms.TwilioSms" and not (
+    TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER
+):
+    # A Twilio back-end without its account or number would fail every message in silence.
+    raise ImproperlyConfigured(
+        "PLAY_SMS_BACKEND=play.twilio_sms.TwilioSms needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER"
+    )
 # Telegram through the Bot API (play/telegram.py): the bot's token, the secret Telegram repeats in
 # every webhook call to /play/hooks/telegram/ (no secret: the webhook answers 503 and changes
 # nothing), and the API's address before the token (tests point it at a fake server).
