@@ -78,7 +78,7 @@ def test_it_marks_a_king_in_check_and_draws_the_same_picture_twice():
         board.push_san(san)
     png = board_png.render(board, orientation=chess.BLACK, lastmove=board.peek())
     image = picture(png)
-    left, top, right, bottom = board_png.square_box(chess.E8, chess.BLACK)
+    left, top, _, bottom = board_png.square_box(chess.E8, chess.BLACK)
     # The ring's left edge, beside the king glyph.
     assert image.getpixel((left + 56 // 8 + 1, (top + bottom) // 2)) == board_png.CHECK
     assert corner(image, chess.E8, chess.BLACK) == board_png.LIGHT  # e8 is light; not a move square
