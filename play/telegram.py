@@ -17,11 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import functools
 import logging
+import ssl
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import chess
+import httpx
 import telegram
 from django.conf import settings
 from telegram import error as telegram_errors
@@ -52,11 +55,19 @@ class Malformed(Exception):
 # --- the Bot API ---------------------------------------------------------------------------------
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context per process, as httpx builds it by default (its CA bundle, or SSL_CERT_FILE):
+    building one (reading the CA bundle) is most of the cost of opening an HTTP client, and each
+    send opens its own (see `_opened`), which took some 0.2 s a message."""
+    return httpx.create_ssl_context()
+
+
 @contextlib.asynccontextmanager
 async def _opened():
-    """A Bot whose HTTP clients live for this block only. `Bot.initialize` (what `async with bot`
+    """A Bot whose HTTP client lives for this block only. `Bot.initialize` (what `async with bot`
     does) also calls getMe, to learn the bot's own user and check the token: one extra round trip
-    per message sent, for a user we never read. The clients are opened here without it; a wrong
+    per message sent, for a user we never read. The client is opened here without it; a wrong
     token is still caught, by the call itself (401, a PermanentFailure for the row)."""
     request = HTTPXRequest(
         read_timeout=TIMEOUT_SECONDS,
@@ -64,17 +75,18 @@ async def _opened():
         connect_timeout=TIMEOUT_SECONDS,
         pool_timeout=TIMEOUT_SECONDS,
         media_write_timeout=TIMEOUT_SECONDS,
+        httpx_kwargs={"verify": _tls()},
     )
-    # getUpdates has its own client (the library's rule): its long poll adds its timeout to this one.
-    polling = HTTPXRequest(read_timeout=TIMEOUT_SECONDS, connect_timeout=TIMEOUT_SECONDS, pool_timeout=TIMEOUT_SECONDS)
+    # One client serves getUpdates too (the library would open a second one for it): calls here
+    # are one after the other, and a long poll adds its own timeout to the read timeout.
     bot = telegram.Bot(
-        settings.TELEGRAM_BOT_TOKEN, base_url=settings.TELEGRAM_API_URL, request=request, get_updates_request=polling
+        settings.TELEGRAM_BOT_TOKEN, base_url=settings.TELEGRAM_API_URL, request=request, get_updates_request=request
     )
-    await asyncio.gather(request.initialize(), polling.initialize())
+    await request.initialize()
     try:
         yield bot
     finally:
-        await asyncio.gather(request.shutdown(), polling.shutdown())
+        await request.shutdown()
 
 
 def api_call(call: Callable[[telegram.Bot], Awaitable[T]]) -> T:
@@ -278,7 +290,7 @@ def _answer(query_id: str, note: str, alert: bool) -> None:
     if not settings.TELEGRAM_BOT_TOKEN:
         return
     try:
-        api_call(lambda bot: bot.answer_callback_query(query_id, text=note[:200] or None, show_alert=alert))
+        api_call(lambda bot: bot.answer_callback_query(query_id, text=note[:200] or None, show_alert=alert or None))
     except telegram_errors.TelegramError as error:
         # A press delivered twice is answered once by Telegram's count; the second answer is
         # refused ("query is too old"), which changes nothing here.
