@@ -241,6 +241,35 @@ class TestButtons:
         ]
         assert not Transmission.objects.exists()
 
+    def test_it_offers_claim_draw_only_where_the_claim_is_correct(self, client, game, api):
+        texts = [
+            "1. Nf3", "1. Nf3 Nf6", "1... Nf6 2. Ng1", "2. Ng1 Ng8",
+            "2... Ng8 3. Nf3", "3. Nf3 Nf6", "3... Nf6 4. Ng1", "4. Ng1 Ng8",
+        ]  # fmt: skip
+        for number, text in enumerate(texts):
+            post(client, text_update(text, chat=WHITE_CHAT if number % 2 == 0 else BLACK_CHAT))
+            if number == 1:  # White on move, the start position seen twice: no claim yet
+                deliver(game, "white")
+                assert [b.split()[0] for b in keyboard_data(api.photos[-1])[0]] == ["offer", "resign"]
+        assert refreshed(game).plies == 8
+        deliver(game, "white")
+        # After 4... Ng8 the start position stands for the third time with White on move.
+        move = api.photos[-1]
+        assert keyboard_data(move)[0] == [f"offer #{game.code}", f"claim #{game.code}", f"resign #{game.code}"]
+        assert [b["text"] for b in move["reply_markup"]["inline_keyboard"][0]][1] == "Claim draw"
+        post(client, press_update(f"claim #{game.code}", WHITE_CHAT, query_id="q-claim"))
+        assert (refreshed(game).result, game.termination) == ("1/2-1/2", "repetition")
+        assert Transmission.objects.get(external_id="tgcb:q-claim").text == f"#{game.code} DRAW CLAIM"
+
+    def test_it_refuses_a_step_for_a_game_that_is_not_the_players(self, client, game, api):
+        stranger = services.game_create(white=PlayerFactory(), black=PlayerFactory(), start=game.start)
+        post(client, press_update(f"resign #{stranger.code}", WHITE_CHAT, query_id="q-stranger"))
+        assert api.calls("answerCallbackQuery") == [
+            {"callback_query_id": "q-stranger", "text": f"No game #{stranger.code} of yours."}
+        ]
+        assert not api.calls("editMessageReplyMarkup", accepted_only=False)
+        assert not Transmission.objects.exists()
+
     def test_it_acts_on_the_game_named_by_the_button_when_several_are_open(self, client, game, api):
         other = services.game_create(white=game.white, black=game.black, start=game.start)
         post(client, text_update(f"#{game.code} 1. e4"))
