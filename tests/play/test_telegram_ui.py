@@ -316,6 +316,17 @@ class TestPicture:
         assert len(api.sent) + len(api.photos) == 8
         assert [r for r in api.requests if r.api_method == "getMe"] == []
 
+    def test_it_still_fails_the_row_at_once_for_a_wrong_token(self, client, game, api, settings):
+        # Without getMe before each send, the send itself is what finds the token wrong.
+        post(client, text_update("1. e4"))
+        settings.TELEGRAM_BOT_TOKEN = "7000001:wrong-token"
+        row = Transmission.objects.get(direction="out", kind="acknowledgement")
+        assert services.outbound_deliver(row.pk) is False
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts) == ("failed", 1)
+        assert "Telegram refused the message" in row.error
+        assert [r.api_method for r in api.requests] == ["sendMessage"]
+
 
 @pytest.mark.django_db
 class TestCommand:
