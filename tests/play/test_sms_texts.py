@@ -203,3 +203,22 @@ class TestCyrillic:
         latin = [row.text for row in parts if "Фd8" not in row.text]
         assert latin and all(encoding(text) == "GSM-7" for text in latin)
         assert [row.data.get("part") for row in parts] == list(range(1, len(parts) + 1))
+
+
+@pytest.mark.django_db
+class TestOtherLongTexts:
+    def test_it_sends_help_in_numbered_parts_rather_than_truncated(self):
+        game = sms_game()
+        services.message_receive(channel="sms", sender=BLACK_PHONE, text="HELP", arrival=START)
+        parts = out_rows(game, "help")
+        assert len(parts) == segment_count(f"#{game.code} " + render("help", parts[0].data)) == 2
+        assert [row.text[:14] for row in parts] == [f"#{game.code} (1/2) ", f"#{game.code} (2/2) "]
+        assert all(segment_count(row.text) == 1 and row.address == BLACK_PHONE for row in parts)
+        assert " ".join(row.text[14:] for row in parts).split() == render("help", parts[0].data).split()
+
+    def test_it_answers_a_message_for_no_game_of_the_sender_in_one_sms_without_a_tag(self):
+        sms_game()
+        receipt = services.message_receive(channel="sms", sender=WHITE_PHONE, text="#ZZZZ99 1. e4", arrival=START)
+        assert receipt.applied == "unknown game"
+        (reply,) = receipt.replies
+        assert (reply.channel, reply.text) == ("sms", "No game #ZZZZ99 of yours.")
