@@ -93,6 +93,8 @@ def split_numbered(text: str, *, prefix: str = "") -> list[str]:
     if fits_one(prefix + text):
         return [prefix + text]
     text = text.strip()
+    if fits_one(prefix + text):  # only blanks made it long: what is left is one SMS, never none
+        return [prefix + text]
     # The label's width depends on the total: pack assuming `digits` digits for it, and again
     # with more when the parts turn out to be more (more digits only shrink the room, so the
     # count never falls back and this ends).

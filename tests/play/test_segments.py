@@ -108,6 +108,10 @@ class TestSplitNumbered:
         assert "".join(chunks) == word
         assert [len(p) for p in parts] == [160, 160, 98]
 
+    def test_it_sends_a_text_made_long_by_blanks_alone_as_one_sms(self):
+        assert split_numbered("  draw?" + " " * 200, prefix="#K7QX2M ") == ["#K7QX2M draw?"]
+        assert split_numbered(" " * 200) == [""]
+
     def test_it_refuses_a_prefix_that_leaves_no_room(self):
         with pytest.raises(ValueError, match="no room"):
             split_numbered("a b", prefix="#" * 160)
