@@ -24,6 +24,7 @@ from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules import game as machine
 from play.rules.message import parse_message
+from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 
 logger = logging.getLogger(__name__)
@@ -217,8 +218,8 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
     }
     if game is None:
         record = Transmission.objects.create(game=None, party="", kind="unknown game", **inbound)
-        reply = _write_out(None, player, channel, sender, "unknown game", {"text": problem}, arrival)
-        return Receipt("unknown game", None, [reply], record)
+        replies = _write_out(None, player, channel, sender, "unknown game", {"text": problem}, arrival)
+        return Receipt("unknown game", None, replies, record)
     color = game.color_of(player.pk)
     value = state.load(game)
     value, received = machine.receive(value, color, text, arrival, sent)
@@ -240,7 +241,7 @@ def _commit(game: MobileGame, value: machine.Game, send, inbound: Transmission |
     finishing moment."""
     moment = _store(game, value)
     game.save(update_fields=SAVED_FIELDS)
-    replies = [_outbound(game, item) for item in send]
+    replies = [row for item in send for row in _outbound(game, item)]
     Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
     _after_commit(replies, [(game, moment)] if moment else [])
     return replies
@@ -277,27 +278,48 @@ def _address(game: MobileGame, color: str) -> tuple[str, str]:
     return channel, identities.address_of(player, channel)
 
 
-def _outbound(game: MobileGame, item: machine.Outbound) -> Transmission:
-    """The outbox row (unsaved) of one message the machine sends."""
+def _outbound(game: MobileGame, item: machine.Outbound) -> list[Transmission]:
+    """The outbox rows (unsaved) of one message the machine sends: one, or an SMS's parts."""
     if item.to == machine.TD:
         # The TD reads his list on the site (the desk); it is recorded like any transmission.
-        return _out_row(game, None, Channel.WEB, "td", item.kind, item.data, item.at, party="td")
+        return [_out_row(game, None, Channel.WEB, "td", item.kind, item.data, item.at, party="td")]
     channel, address = _address(game, item.to)
-    return _out_row(game, game.player_of(item.to), channel, address, item.kind, item.data, item.at, party=item.to)
+    return _out_rows(game, game.player_of(item.to), channel, address, item.kind, item.data, item.at, party=item.to)
 
 
-def _write_out(game, player, channel, address, kind, data, at, party: str = "") -> Transmission:
-    row = _out_row(game, player, channel, address, kind, data, at, party)
-    row.save()
-    return row
+def _write_out(game, player, channel, address, kind, data, at, party: str = "") -> list[Transmission]:
+    rows = _out_rows(game, player, channel, address, kind, data, at, party)
+    for row in rows:
+        row.save()
+    return rows
 
 
-def _out_row(game, player, channel, address, kind, data, at, party: str = "") -> Transmission:
+def _out_rows(game, player, channel, address, kind, data, at, party: str = "") -> list[Transmission]:
+    """On SMS, the compact text (play/rules/sms_texts.py), and a text longer than one SMS as one
+    row per numbered part, in order (rows go out in pk order), so that the continuous record shows
+    exactly the SMS that were sent. The machine's data stays on the first part only: a RECORD's
+    moves copied onto each of a dozen parts would say nothing more."""
+    if channel != Channel.SMS:
+        return [_out_row(game, player, channel, address, kind, data, at, party)]
+    texts = sms_parts(kind, data, prefix=f"#{game.code} " if game is not None else "")
+    if len(texts) == 1:
+        return [_out_row(game, player, channel, address, kind, data, at, party, text=texts[0])]
+    return [
+        _out_row(
+            game, player, channel, address, kind, {**(data if i == 1 else {}), "part": i, "parts": len(texts)}, at,
+            party, text=text,
+        )
+        for i, text in enumerate(texts, 1)
+    ]  # fmt: skip
+
+
+def _out_row(game, player, channel, address, kind, data, at, party="", *, text: str | None = None) -> Transmission:
     if not party and game is not None and player is not None:
         party = game.color_of(player.pk) or ""
-    text = render(kind, data)
-    if game is not None:
-        text = f"#{game.code} {text}"
+    if text is None:
+        text = render(kind, data)
+        if game is not None:
+            text = f"#{game.code} {text}"
     # The web channel has nothing to send: the page reads the record, so the row being written is
     # its delivery, and no task is queued for it.
     web = channel == Channel.WEB
@@ -401,7 +423,7 @@ def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> in
                 moment = _store(game, value)
                 if moment is not None:
                     rerate.append((game, moment))
-                rows.extend(_outbound(game, item) for item in send)
+                rows.extend(row for item in send for row in _outbound(game, item))
             update_rows(games, SWEPT_FIELDS)
             replies = Transmission.objects.bulk_create(rows)
             _after_commit(replies, rerate)

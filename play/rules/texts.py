@@ -1,6 +1,7 @@
 """The words of every outbound message (no Django): what the machine's Outbound data says, as a
-short text a phone shows. One function per kind; SMS, Telegram, the console and the web all send
-these same texts, and the continuous record keeps them unchanged.
+short text a phone shows. One function per kind; Telegram, the console and the web send these
+texts, and the continuous record keeps them unchanged. SMS sends the same facts in fewer words,
+cut into parts of one SMS each (play/rules/sms_texts.py).
 
 Rule 2e-2h: a move is forwarded with its number, the receipt of the opponent's previous move,
 the sending time, the time used and both clocks. Times are UTC, HH:MM:SS.
