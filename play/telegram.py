@@ -19,7 +19,7 @@ import telegram
 from django.conf import settings
 from telegram import error as telegram_errors
 
-from play import services
+from play import linking, services
 from play.channels import PermanentFailure, TransientFailure
 
 logger = logging.getLogger("play.telegram")
@@ -85,6 +85,8 @@ def update_receive(data: dict, *, now: datetime.datetime) -> str:
     if message is None or not isinstance(message.text, str):
         # Edits, photos, stickers, joins...: no moves. An edited move is not a new message.
         return "ignored"
+    if linking.is_start(message.text):  # "/start CODE" links the chat to a player (play/linking.py)
+        return linking.telegram_start(str(message.chat.id), message.text, update.update_id, now=now, sent=message.date)
     sent = message.date
     if sent.tzinfo is None:  # the library gives UTC; never guess a zone
         sent = sent.replace(tzinfo=datetime.UTC)
