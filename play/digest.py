@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from play import selectors
+from play.linking import site_name
 from play.models import Color, DigestSubscription, MobileGame
 from play.rules import clock
 from play.rules.texts import duration
@@ -65,8 +66,8 @@ class Digest:
     def subject(self) -> str:
         if self.on_move:
             games = "1 game" if len(self.on_move) == 1 else f"{len(self.on_move)} games"
-            return f"{settings.SITE_NAME}: your move in {games}"
-        return f"{settings.SITE_NAME}: your mobile games"
+            return f"{site_name()}: your move in {games}"
+        return f"{site_name()}: your mobile games"
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def digest_of(user, *, now: datetime.datetime, since: datetime.datetime) -> Dige
 def digest_mail(digest: Digest) -> EmailMultiAlternatives:
     context = {
         "digest": digest,
-        "site_name": settings.SITE_NAME,
+        "site_name": site_name(),
         "settings_url": f"{settings.SITE_URL}{reverse('play:channels')}",
         "mine_url": f"{settings.SITE_URL}{reverse('play:mine')}",
     }

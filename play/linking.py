@@ -54,6 +54,11 @@ class TelegramCode:
     row: VerificationCode
 
 
+def site_name() -> str:
+    """The site's name in messages and mails (the pages' own default when SITE_NAME is empty)."""
+    return settings.SITE_NAME or "Chess Federation Ratings"
+
+
 def _hash(code: str) -> str:
     # Keyed with SECRET_KEY: a leaked table does not give 6-digit codes away by brute force.
     return salted_hmac("play.linking.code", code.strip().upper(), algorithm="sha256").hexdigest()
@@ -118,7 +123,7 @@ def sms_code_request(*, user, player, number: str, now: datetime.datetime | None
         minutes = int(CODE_TTL.total_seconds() // 60)
         services.notice_send(
             game=None, player=player, channel=Channel.SMS, address=number, kind="verification", at=now,
-            text=f"{settings.SITE_NAME}: your code is {code}. It confirms this number for {player.full_name} "
+            text=f"{site_name()}: your code is {code}. It confirms this number for {player.full_name} "
             f"and is valid for {minutes} minutes.",
             data={"code_id": row.pk},
         )  # fmt: skip
