@@ -335,7 +335,8 @@ class TestChangeOfNumber:
         first, second = by_game[games["open"]], by_game[games["second"]]
         assert (first.channel, first.address, first.party, first.player) == ("sms", "+79130001199", "black", cast["b"])
         assert (second.channel, second.address, second.party) == ("web", str(cast["b"].federation_id), "white")
-        assert first.text == f"#{games['open'].code} {cast['a'].full_name} has a new SMS number, verified 24.11 00:50 UTC."
+        told = f"{cast['a'].full_name} has a new SMS number, verified 24.11 00:50 UTC."
+        assert first.text == f"#{games['open'].code} {told}"
         assert NEW_NUMBER not in first.text and NUMBER not in first.text
         for row in td:
             assert (row.channel, row.address, row.player, row.delivery) == ("web", "td", None, "sent")
