@@ -197,8 +197,9 @@ def telegram_start(
     chat_id: str, text: str, update_id: int, *, now: datetime.datetime, sent: datetime.datetime | None = None
 ) -> str:
     """A `/start` sent to the bot. With a valid code the chat becomes the code's player's verified
-    Telegram address; alone, it is answered with how to link. The message is kept in the record
-    (with the update id, so an Update delivered twice is applied once) and answered via the outbox."""
+    Telegram address; alone, it is answered with how to link. The message of a known chat is kept
+    in the record (with the update id, so an Update delivered twice is applied once); every `/start`
+    is answered via the outbox."""
     external_id = f"tg:{update_id}"
     if Transmission.objects.filter(channel=Channel.TELEGRAM, external_id=external_id, direction="in").exists():
         return "duplicate"
@@ -247,10 +248,13 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
                 row.save(update_fields=["used_at"])
                 player, applied = row.player, "linked"
                 reply = f"Linked to {row.player.full_name}. {HOW_TO_MOVE}"
-    Transmission.objects.create(
-        game=None, player=player, direction=Transmission.Direction.IN, channel=Channel.TELEGRAM, party="",
-        address=chat_id, kind="link", text=text, at=now, sent=sent, external_id=external_id,
-    )  # fmt: skip
+    if player is not None:
+        # Kept under the player's name, like his other messages; a stranger's is not stored (as in
+        # play.services), so a repeated Update of his only gets the same answer again.
+        Transmission.objects.create(
+            game=None, player=player, direction=Transmission.Direction.IN, channel=Channel.TELEGRAM, party="",
+            address=chat_id, kind="link", text=text, at=now, sent=sent, external_id=external_id,
+        )  # fmt: skip
     services.notice_send(
         game=None, player=player, channel=Channel.TELEGRAM, address=chat_id, kind="link", text=reply, at=now,
         data={"applied": applied},

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from play import services, telegram
+from play import digest, services, telegram
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -36,6 +36,4 @@ def telegram_update(update: dict) -> str:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def send_digests() -> int:
     """The daily e-mail digest (a retry mails nobody twice: see play.digest.MIN_GAP)."""
-    from play import digest
-
     return sum(outcome.status == "sent" for outcome in digest.digest_send())

@@ -267,6 +267,7 @@ class TestTelegram:
             "and send the code: /start CODE."
         )
         assert last_reply().player is None
+        assert not Transmission.objects.filter(direction="in").exists()  # a stranger's message is not kept
         made = linking.telegram_code_create(user=cast["anna"], player=cast["a"], now=NOW)
         tg.update_receive(update(f"/start@FedChessBot {made.code}", update_id=2), now=NOW)
         assert tg.update_receive(update("/start", update_id=3), now=NOW) == "start"
