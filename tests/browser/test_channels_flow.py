@@ -1,6 +1,7 @@
 """A player registers his SMS number on a phone (390×844): "My phones and chats" from the menu of
 "My games", the number typed with spaces, the code read from the outbound SMS row (the console SMS
-channel), a wrong code refused, the right one typed, the number shown verified. The page keeps to
+channel), a wrong code refused, the right one typed, the number shown verified; a Telegram code with
+the bot's link; the number removed after a second confirmation. The page keeps to
 the Content-Security-Policy, throws no JavaScript error and never scrolls sideways."""
 
 import io
@@ -88,6 +89,15 @@ def test_it_registers_a_number_with_the_code_sent_by_sms(browser, live_server, p
         link = page.locator(f"#telegram-{player.pk} a.button").get_attribute("href")
         assert link == f"https://t.me/FedChessBot?start={telegram_code}"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+        # Removing the number asks once more (a folded confirmation, no script).
+        remove = page.locator(f"#sms-{player.pk} details.channel-remove")
+        assert not remove.locator("button").is_visible()
+        remove.locator("summary").click()
+        with page.expect_navigation():
+            remove.locator("button").click()
+        assert "No number registered." in page.locator(f"#sms-{player.pk}").inner_text()
+        assert not ChannelAddress.objects.filter(player=player, channel="sms").exists()
     finally:
         context.close()
     assert not problems, problems
