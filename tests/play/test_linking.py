@@ -458,3 +458,43 @@ class TestPage:
         client.force_login(cast["anna"])
         page = client.get(reverse("play:mine")).content.decode()
         assert 'id="channels-link"' in page and 'id="nav-channels"' in page
+
+
+def test_it_reads_the_page_in_three_queries_however_many_players(cast, django_assert_num_queries):
+    from play.linking_selectors import player_channels
+
+    c = PlayerFactory()
+    PlayerLink.objects.create(user=cast["anna"], player=c, relation="parent", status="confirmed",
+                              decided_by=cast["admin"], decided_at=NOW)  # fmt: skip
+    request_code(cast)
+    ChannelAddress.objects.create(player=c, channel="telegram", address=str(CHAT), verified_at=NOW)
+    with django_assert_num_queries(3):  # the players, their addresses, their live SMS codes
+        rows = player_channels(cast["anna"], NOW + MINUTE)
+    by_player = {row.player: row for row in rows}
+    assert by_player[cast["a"]].pending is not None and by_player[cast["a"]].pending_tries_left == 5
+    assert by_player[c].telegram.address == str(CHAT) and by_player[c].pending is None
+    assert player_channels(cast["anna"], NOW + 10 * MINUTE)[0].pending is None  # expired
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"TELEGRAM_BOT_USERNAME": "t.me/bot"}, "is not a Telegram username"),
+        ({"PLAY_DIGEST_HOUR": "24"}, "PLAY_DIGEST_HOUR=24 must be an hour"),
+        ({"PLAY_DIGEST_HOUR": "-1"}, "PLAY_DIGEST_HOUR"),
+    ],
+)
+def test_it_refuses_linking_and_digest_settings_configured_wrong(env, message):
+    from tests.federation.test_settings import run_manage
+
+    result = run_manage("check", **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_it_accepts_a_bot_username_with_or_without_the_at():
+    from tests.federation.test_settings import run_manage
+
+    for name in ("FedChessBot", "@fed_chess_bot"):
+        result = run_manage("check", TELEGRAM_BOT_USERNAME=name, PLAY_DIGEST_HOUR="0")
+        assert result.returncode == 0, result.stderr
