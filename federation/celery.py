@@ -4,6 +4,7 @@ import os
 
 from celery import Celery
 from celery.schedules import crontab
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 
@@ -47,5 +48,11 @@ app.conf.beat_schedule = {
     "sweep-mobile-outbox": {
         "task": "play.tasks.sweep_outbox",
         "schedule": crontab(minute="*"),
+    },
+    # Mobile chess: the daily e-mail digest of games on move, for the players who asked for it,
+    # at PLAY_DIGEST_HOUR (UTC). An account already mailed within 20 hours is skipped.
+    "mobile-daily-digest": {
+        "task": "play.tasks.send_digests",
+        "schedule": crontab(minute=0, hour=settings.PLAY_DIGEST_HOUR),
     },
 }

@@ -364,6 +364,15 @@ if PLAY_CHANNEL_BACKENDS["sms"] == "play.twilio_sms.TwilioSms" and not (
 TELEGRAM_BOT_TOKEN = env_str("TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_WEBHOOK_SECRET = env_str("TELEGRAM_WEBHOOK_SECRET", "")
 TELEGRAM_API_URL = env_str("TELEGRAM_API_URL", "https://api.telegram.org/bot")
+# The bot's username (without @): "My phones and chats" links to https://t.me/<name>?start=CODE.
+# Empty: the page tells the player to send /start CODE to the bot.
+TELEGRAM_BOT_USERNAME = env_str("TELEGRAM_BOT_USERNAME", "").lstrip("@")
+if TELEGRAM_BOT_USERNAME and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{3,31}", TELEGRAM_BOT_USERNAME):
+    raise ImproperlyConfigured(f"TELEGRAM_BOT_USERNAME={TELEGRAM_BOT_USERNAME!r} is not a Telegram username")
+# The hour (UTC) of the daily e-mail digest of mobile games for the players who ask for it.
+PLAY_DIGEST_HOUR = env_int("PLAY_DIGEST_HOUR", 7, minimum=0)
+if PLAY_DIGEST_HOUR > 23:
+    raise ImproperlyConfigured(f"PLAY_DIGEST_HOUR={PLAY_DIGEST_HOUR} must be an hour, 0 to 23")
 if not TELEGRAM_API_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"TELEGRAM_API_URL={TELEGRAM_API_URL!r} must start with http:// or https://")
 if TELEGRAM_WEBHOOK_SECRET and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", TELEGRAM_WEBHOOK_SECRET):

@@ -278,3 +278,44 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenger} → {self.opponent} ({self.status})"
+
+
+class VerificationCode(models.Model):
+    """A one-time code that proves a player holds an address (rule 5c: a number is verified before
+    it is used, and verified again when it changes). For SMS it is sent to the number and typed back
+    on the site; for Telegram the site shows it and the player sends `/start CODE` to the bot from
+    the chat to be linked. Only a keyed hash of the code is kept."""
+
+    player = models.ForeignKey("players.Player", models.CASCADE, related_name="verification_codes")
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    # The number the code was sent to (SMS); blank for Telegram, where the chat is learnt on use.
+    address = models.CharField(max_length=64, blank=True)
+    code_hash = models.CharField(max_length=64)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    wrong_tries = models.PositiveSmallIntegerField(default=0)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        indexes = [
+            models.Index(fields=["channel", "address", "created_at"], name="play_code_rate"),
+            models.Index(fields=["channel", "code_hash"], name="play_code_lookup"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} code for {self.player_id}"
+
+
+class DigestSubscription(models.Model):
+    """A user's choice of the daily e-mail digest of his games (play/digest.py)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="play_digest")
+    enabled = models.BooleanField(_("daily e-mail digest"), default=False)
+    # The last digest mailed: finished games are listed from here, and a second run the same day
+    # (a retried task, the command by hand) sends nothing more.
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"digest of {self.user_id} ({'on' if self.enabled else 'off'})"

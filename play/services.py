@@ -472,3 +472,25 @@ def claim_decide(
         )  # fmt: skip
         _commit(game, value, send)
     return game
+
+
+# --- notices outside the machine (play/linking.py) ----------------------------------------------
+
+
+def notice_send(
+    *, game: MobileGame | None, player, channel: str, address: str, kind: str, text: str, at: datetime.datetime,
+    data: dict | None = None, party: str = "",
+) -> Transmission:  # fmt: skip
+    """An outbound row whose words the caller writes (a verification code, a linked chat, a change
+    of number told to the TD and opponents), written in the caller's transaction and delivered on
+    commit exactly like the machine's messages. A game's notice is prefixed with its `#CODE`."""
+    row = _out_row(game, player, channel, address, kind, data or {}, at, party)
+    row.text = f"#{game.code} {text}" if game is not None else text
+    row.save()
+    _after_commit([row], [])
+    return row
+
+
+def notice_address(game: MobileGame, color: str) -> tuple[str, str]:
+    """The channel and address a player's messages in `game` go to (the one he last used)."""
+    return _address(game, color)

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from play import services, telegram
+from play import digest, services, telegram
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -31,3 +31,9 @@ def telegram_update(update: dict) -> str:
     """One Telegram Update from the webhook (a dict: Telegram has no id to fetch it by). A retry
     is safe: the update_id is the message's dedup key."""
     return telegram.update_receive(update, now=timezone.now())
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def send_digests() -> int:
+    """The daily e-mail digest (a retry mails nobody twice: see play.digest.MIN_GAP)."""
+    return sum(outcome.status == "sent" for outcome in digest.digest_send())

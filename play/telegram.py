@@ -30,7 +30,7 @@ from django.conf import settings
 from telegram import error as telegram_errors
 from telegram.request import HTTPXRequest
 
-from play import board_png, identities, services, state
+from play import board_png, identities, linking, services, state
 from play import telegram_buttons as buttons
 from play.channels import PermanentFailure, TransientFailure
 from play.models import Color, MobileGame
@@ -202,6 +202,8 @@ def message_receive(update: telegram.Update, *, now: datetime.datetime) -> str:
     message = update.message
     if not isinstance(message.text, str):
         return "ignored"  # photos, stickers, voice...
+    if linking.is_start(message.text):  # "/start CODE" links the chat to a player (play/linking.py)
+        return linking.telegram_start(str(message.chat.id), message.text, update.update_id, now=now, sent=message.date)
     sent = message.date
     if sent.tzinfo is None:  # the library gives UTC; never guess a zone
         sent = sent.replace(tzinfo=datetime.UTC)

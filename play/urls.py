@@ -1,9 +1,10 @@
 """Mobile chess URLs: the game pages (play/urls_game.py) and the events and records around them
-(play/urls_events.py) and challenge games (play/urls_challenge.py), under one namespace."""
+(play/urls_events.py) and challenge games (play/urls_challenge.py) and the player's phones and chats
+(play/urls_channels.py), under one namespace."""
 
 from django.urls import include, path
 
-from play import urls_challenge, urls_events, urls_game
+from play import urls_challenge, urls_channels, urls_events, urls_game
 
 app_name = "play"
 
@@ -11,5 +12,6 @@ urlpatterns = [
     path("", include(urls_game)),
     path("", include(urls_events)),
     path("", include(urls_challenge)),
+    path("", include(urls_channels)),
     path("", include("play.urls_hooks")),
 ]

@@ -1,0 +1,342 @@
+"""A player's phone number and Telegram chat (rule 5c): registered with a one-time code, changed
+(verified again), removed, and every change told to the TD and the current opponents.
+
+SMS: the player enters the number on the site, a 6-digit code goes to that number through the
+outbox like any message, and he types it back. Telegram: the site shows a code and a deep link,
+and the player sends `/start CODE` to the bot from the chat to be linked (play/telegram.py hands
+every `/start` here). Codes are kept as keyed hashes, expire after CODE_TTL, die after MAX_WRONG
+wrong tries, and at most CODES_PER_HOUR are sent to one number (or made for one player's chat)
+in an hour, so neither a guesser nor a button held down can run up SMS bills.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from play import identities, services
+from play.models import Channel, ChannelAddress, MobileGame, Transmission, VerificationCode
+from play.rules import clock
+from players.selectors import plays_as
+
+CODE_TTL = datetime.timedelta(minutes=10)
+MAX_WRONG = 5
+CODES_PER_HOUR = 3
+RATE_WINDOW = datetime.timedelta(hours=1)
+TELEGRAM_CODE_LENGTH = 8  # looked up among every player's codes: long enough that guessing is hopeless
+LINKABLE = (Channel.SMS, Channel.TELEGRAM)
+NAMES = {Channel.SMS: "SMS number", Channel.TELEGRAM: "Telegram chat"}
+HOW_TO_MOVE = (
+    'Send moves as by SMS: "1. e4", or "12. Nf3 Nc6" repeating your opponent\'s last move; '
+    'start with the game\'s code ("#G17 ...") when you play several games. HELP lists the commands.'
+)
+# Separators people type in numbers: "+7 (912) 345-67-89", "+44.20.7946.0958".
+NUMBER_NOISE = re.compile(r"[\s().\-/]")
+START = re.compile(r"^/start(?:@\w+)?(?:\s+(\S+))?\s*$", re.IGNORECASE)
+
+
+class LinkError(ValueError):
+    """A request refused; the message says why, for the user."""
+
+
+@dataclass(frozen=True)
+class TelegramCode:
+    code: str
+    row: VerificationCode
+
+
+def site_name() -> str:
+    """The site's name in messages and mails (the pages' own default when SITE_NAME is empty)."""
+    return settings.SITE_NAME or "Chess Federation Ratings"
+
+
+def _hash(code: str) -> str:
+    # Keyed with SECRET_KEY: a leaked table does not give 6-digit codes away by brute force.
+    return salted_hmac("play.linking.code", code.strip().upper(), algorithm="sha256").hexdigest()
+
+
+def _check_player(user, player) -> None:
+    if not plays_as(user, player):
+        raise LinkError("Your account does not play as this player.")
+
+
+def number_normalise(text: str) -> str:
+    """A phone number in E.164 (+ and 8 to 15 digits, the country code first). Spaces, brackets,
+    dots and dashes are dropped; a leading 00 is the international prefix."""
+    raw = NUMBER_NOISE.sub("", text or "")
+    if raw.startswith("00"):
+        raw = "+" + raw[2:]
+    if not raw:
+        raise LinkError("Enter a phone number.")
+    if not raw.startswith("+"):
+        raise LinkError("Write the number in international form: + and the country code first, e.g. +7 912 345 67 89.")
+    digits = raw[1:]
+    if not digits.isdigit() or not digits.isascii():
+        raise LinkError("A phone number has only digits after the +.")
+    if not 8 <= len(digits) <= 15 or digits[0] == "0":
+        raise LinkError("This is not a phone number: after the + come the country code and 8 to 15 digits in all.")
+    return raw
+
+
+def _rate_check(codes, now: datetime.datetime, what: str) -> None:
+    recent = sorted(codes.filter(created_at__gt=now - RATE_WINDOW).values_list("created_at", flat=True))
+    if len(recent) >= CODES_PER_HOUR:
+        again = recent[-CODES_PER_HOUR] + RATE_WINDOW
+        raise LinkError(
+            f"{CODES_PER_HOUR} codes were made for {what} in the last hour: ask again after {again:%H:%M} UTC."
+        )
+
+
+# --- SMS ---------------------------------------------------------------------------------------
+
+
+def sms_code_request(*, user, player, number: str, now: datetime.datetime | None = None) -> VerificationCode:
+    """Send a one-time code by SMS to `number` for `player`; the number is his once the code is typed
+    back (sms_code_confirm). Returns the code's row (its plain code is only in the SMS)."""
+    now = clock.whole_second(now or timezone.now())
+    _check_player(user, player)
+    number = number_normalise(number)
+    taken = ChannelAddress.objects.filter(channel=Channel.SMS, address=number, verified_at__isnull=False)
+    mine = taken.filter(player=player).exists()
+    if mine:
+        raise LinkError(f"{number} is already the verified number of {player.full_name}.")
+    if taken.exists():
+        raise LinkError(f"{number} is already verified for another player; remove it there first.")
+    code = f"{secrets.randbelow(10**6):06d}"
+    with transaction.atomic():
+        # One request at a time per player: two quick clicks cannot both pass the hourly limit.
+        type(player).objects.select_for_update().filter(pk=player.pk).first()
+        _rate_check(VerificationCode.objects.filter(channel=Channel.SMS, address=number), now, number)
+        row = VerificationCode.objects.create(
+            player=player, channel=Channel.SMS, address=number, code_hash=_hash(code), created_by=user,
+            created_at=now, expires_at=now + CODE_TTL,
+        )  # fmt: skip
+        minutes = int(CODE_TTL.total_seconds() // 60)
+        services.notice_send(
+            game=None, player=player, channel=Channel.SMS, address=number, kind="verification", at=now,
+            text=f"{site_name()}: your code is {code}. It confirms this number for {player.full_name} "
+            f"and is valid for {minutes} minutes.",
+            data={"code_id": row.pk},
+        )  # fmt: skip
+    return row
+
+
+def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None = None) -> ChannelAddress:
+    """The code typed back: the number it was sent to becomes the player's verified SMS address
+    (replacing an earlier one, which the TD and opponents are told of)."""
+    now = now or timezone.now()
+    _check_player(user, player)
+    entered = re.sub(r"\s", "", code or "")
+    if not re.fullmatch(r"\d{6}", entered):
+        raise LinkError("The code is the 6 digits of the SMS.")
+    with transaction.atomic():
+        row = (
+            VerificationCode.objects.select_for_update()
+            .filter(player=player, channel=Channel.SMS)
+            .order_by("-created_at", "-pk")
+            .first()
+        )
+        if row is None or row.used_at is not None:
+            raise LinkError("No code is waiting for this player: ask for one first.")
+        if row.wrong_tries >= MAX_WRONG:
+            raise LinkError(f"{MAX_WRONG} wrong codes were typed: ask for a new code.")
+        if now >= row.expires_at:
+            raise LinkError("The code has expired: ask for a new one.")
+        right = constant_time_compare(_hash(entered), row.code_hash)
+        if right:
+            row.used_at = now
+            row.save(update_fields=["used_at"])
+            return _address_set(player, Channel.SMS, row.address, now)
+        # A wrong try is counted even though this request fails: saved here, raised after commit.
+        row.wrong_tries += 1
+        row.save(update_fields=["wrong_tries"])
+        left = MAX_WRONG - row.wrong_tries
+    if left:
+        raise LinkError(f"Wrong code: {left} more {'try' if left == 1 else 'tries'} with this code.")
+    raise LinkError(f"Wrong code, and that was the {MAX_WRONG}th: ask for a new code.")
+
+
+# --- Telegram ----------------------------------------------------------------------------------
+
+
+def telegram_code_create(*, user, player, now: datetime.datetime | None = None) -> TelegramCode:
+    """A code the player sends to the bot as `/start CODE` from the chat to be linked."""
+    now = clock.whole_second(now or timezone.now())
+    _check_player(user, player)
+    code = "".join(secrets.choice(services.CODE_ALPHABET) for _ in range(TELEGRAM_CODE_LENGTH))
+    with transaction.atomic():
+        type(player).objects.select_for_update().filter(pk=player.pk).first()
+        _rate_check(VerificationCode.objects.filter(channel=Channel.TELEGRAM, player=player), now, "this player")
+        row = VerificationCode.objects.create(
+            player=player, channel=Channel.TELEGRAM, code_hash=_hash(code), created_by=user, created_at=now,
+            expires_at=now + CODE_TTL,
+        )  # fmt: skip
+    return TelegramCode(code, row)
+
+
+def telegram_link(code: str) -> str | None:
+    """The bot's deep link that sends `/start CODE` (None when the bot's username is not set)."""
+    name = settings.TELEGRAM_BOT_USERNAME.lstrip("@")
+    return f"https://t.me/{name}?start={code}" if name else None
+
+
+def is_start(text: str) -> bool:
+    return bool(START.match(text or ""))
+
+
+def telegram_start(
+    chat_id: str, text: str, update_id: int, *, now: datetime.datetime, sent: datetime.datetime | None = None
+) -> str:
+    """A `/start` sent to the bot. With a valid code the chat becomes the code's player's verified
+    Telegram address; alone, it is answered with how to link. The message of a known chat is kept
+    in the record (with the update id, so an Update delivered twice is applied once); every `/start`
+    is answered via the outbox."""
+    external_id = f"tg:{update_id}"
+    if Transmission.objects.filter(channel=Channel.TELEGRAM, external_id=external_id, direction="in").exists():
+        return "duplicate"
+    if sent is not None and sent.tzinfo is None:
+        sent = sent.replace(tzinfo=datetime.UTC)
+    now = clock.whole_second(now)
+    try:
+        with transaction.atomic():
+            return _start(chat_id, text, external_id, now, sent)
+    except IntegrityError:
+        if Transmission.objects.filter(channel=Channel.TELEGRAM, external_id=external_id, direction="in").exists():
+            return "duplicate"
+        raise
+
+
+def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
+    match = START.match(text or "")
+    code = match.group(1) if match else None
+    current = identities.player_for(Channel.TELEGRAM, chat_id)
+    player, applied = current, "start"
+    page = f"{settings.SITE_URL}{reverse('play:channels')}"
+    if not code:
+        if current is not None:
+            reply = f"This chat is linked to {current.full_name}. {HOW_TO_MOVE}"
+        else:
+            reply = f"To link this chat to your player, open {page}, choose Telegram and send the code: /start CODE."
+    else:
+        row = (
+            VerificationCode.objects.select_for_update()
+            .filter(channel=Channel.TELEGRAM, code_hash=_hash(code), used_at__isnull=True)
+            .select_related("player")
+            .order_by("-created_at", "-pk")
+            .first()
+        )
+        if row is None:
+            applied, reply = "unknown code", f"This code is unknown or already used. Ask for a new one at {page}."
+        elif now >= row.expires_at:
+            applied, reply = "expired code", f"This code has expired. Ask for a new one at {page}."
+        else:
+            try:
+                _address_set(row.player, Channel.TELEGRAM, chat_id, now)
+            except LinkError as error:
+                applied, reply = "refused", str(error)
+            else:
+                row.used_at = now
+                row.save(update_fields=["used_at"])
+                player, applied = row.player, "linked"
+                reply = f"Linked to {row.player.full_name}. {HOW_TO_MOVE}"
+    if player is not None:
+        # Kept under the player's name, like his other messages; a stranger's is not stored (as in
+        # play.services), so a repeated Update of his only gets the same answer again.
+        Transmission.objects.create(
+            game=None, player=player, direction=Transmission.Direction.IN, channel=Channel.TELEGRAM, party="",
+            address=chat_id, kind="link", text=text, at=now, sent=sent, external_id=external_id,
+        )  # fmt: skip
+    services.notice_send(
+        game=None, player=player, channel=Channel.TELEGRAM, address=chat_id, kind="link", text=reply, at=now,
+        data={"applied": applied},
+    )  # fmt: skip
+    return applied
+
+
+# --- the address itself, and rule 5c ----------------------------------------------------------------
+
+
+def _address_set(player, channel: str, address: str, now: datetime.datetime) -> ChannelAddress:
+    """Make `address` the player's verified address on `channel` (inside the caller's transaction)."""
+    others = ChannelAddress.objects.select_for_update().filter(channel=channel, address=address).exclude(player=player)
+    for other in others:
+        if other.verified_at is not None:
+            raise LinkError(f"This {NAMES[channel]} is already verified for another player; remove it there first.")
+        # Someone's unverified claim on the address yields to the one who proved he holds it.
+        other.delete()
+    row = ChannelAddress.objects.select_for_update().filter(player=player, channel=channel).first()
+    old = row.address if row is not None and row.verified_at is not None else None
+    if row is None:
+        row = ChannelAddress.objects.create(player=player, channel=channel, address=address, verified_at=now)
+    else:
+        row.address, row.verified_at = address, now
+        row.save(update_fields=["address", "verified_at"])
+    if old is not None and old != address:
+        _change_notify(player, channel, old, address, now)
+    return row
+
+
+def address_remove(*, user, player, channel: str, now: datetime.datetime | None = None) -> None:
+    """Remove the player's number or chat. His open games whose messages went there go to the game
+    page (web) from now on, and the TD and opponents are told (rule 5c)."""
+    now = now or timezone.now()
+    _check_player(user, player)
+    if channel not in LINKABLE:
+        raise LinkError("Only an SMS number or a Telegram chat can be removed.")
+    with transaction.atomic():
+        row = ChannelAddress.objects.select_for_update().filter(player=player, channel=channel).first()
+        if row is None:
+            raise LinkError(f"{player.full_name} has no {NAMES[channel]} to remove.")
+        row.delete()
+        for color in ("white", "black"):
+            MobileGame.objects.filter(
+                **{color: player, f"{color}_channel": channel}, status=MobileGame.Status.OPEN
+            ).update(**{f"{color}_channel": Channel.WEB})
+        if row.verified_at is not None:
+            _change_notify(player, channel, row.address, None, now)
+
+
+def _change_notify(player, channel: str, old: str, new: str | None, now: datetime.datetime) -> list[Transmission]:
+    """Rule 5c: the TD of each open game of the player, and the opponent in it, are told. The TD's
+    notice (in the game's record, which only he and staff read) names both addresses; the
+    opponent's says only that it changed."""
+    what = NAMES[channel]
+    name = player.full_name
+    games = (
+        MobileGame.objects.filter(Q(white=player) | Q(black=player), status=MobileGame.Status.OPEN)
+        .select_related("white", "black")
+        .order_by("pk")
+    )
+    data = {"player": player.federation_id, "channel": channel, "old": old, "new": new}
+    rows = []
+    for game in games:
+        opponent = clock.opponent(game.color_of(player.pk))
+        if new is None:
+            told = f"{name} removed the {what}; messages to {name} now go through the game page."
+            td = f"Rule 5c: {name} removed the {what} {old}."
+        else:
+            told = f"{name} has a new {what}, verified {now:%d.%m %H:%M} UTC."
+            td = f"Rule 5c: {name} changed the {what} from {old} to {new}, verified {now:%d.%m %H:%M:%S} UTC."
+        to_channel, to_address = services.notice_address(game, opponent)
+        rows.append(
+            services.notice_send(
+                game=game, player=game.player_of(opponent), channel=to_channel, address=to_address,
+                kind="address change", text=told, at=now, data=data, party=opponent,
+            )
+        )  # fmt: skip
+        rows.append(
+            services.notice_send(
+                game=game, player=None, channel=Channel.WEB, address="td", kind="address change", text=td, at=now,
+                data=data, party="td",
+            )
+        )  # fmt: skip
+    return rows
