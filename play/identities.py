@@ -27,3 +27,21 @@ def address_of(player: Player, channel: str) -> str:
         return str(player.federation_id)
     found = ChannelAddress.objects.filter(player=player, channel=channel).values_list("address", flat=True).first()
     return found or ""
+
+
+# The channels a game's messages can go to without the player writing first, best first.
+PHONE_CHANNELS = (Channel.TELEGRAM, Channel.SMS)
+
+
+def preferred_channels(players) -> dict[int, str]:
+    """Where each player's messages of a new game go before he writes in it: his most recently
+    verified phone channel (he linked it to be reached there), else the game page. One query."""
+    found = (
+        ChannelAddress.objects.filter(player__in=players, channel__in=PHONE_CHANNELS, verified_at__isnull=False)
+        .order_by("player_id", "-verified_at")
+        .values_list("player_id", "channel")
+    )
+    chosen: dict[int, str] = {}
+    for player_id, channel in found:
+        chosen.setdefault(player_id, channel)
+    return {player.pk: chosen.get(player.pk, Channel.WEB) for player in players}

@@ -78,6 +78,9 @@ def game_create(
     except ValueError as error:
         raise PlayError(f"time control {control!r}: {error}") from error
     value = machine.new_game(start, parsed)
+    # A player who linked a phone hears of the game there from the first message on; afterwards
+    # each message's reply goes to the channel it came from.
+    channels = identities.preferred_channels([white, black])
     for _ in range(5):
         game = MobileGame(
             code=new_code(),
@@ -88,6 +91,8 @@ def game_create(
             control=control,
             norm=norm,
             weight=weight,
+            white_channel=channels[white.pk],
+            black_channel=channels[black.pk],
         )
         state.store(game, value)
         try:

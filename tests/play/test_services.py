@@ -8,7 +8,7 @@ import io
 import pytest
 
 from play import services, state
-from play.models import MobileGame, Transmission
+from play.models import ChannelAddress, MobileGame, Transmission
 from play.rules import transcript
 from play.rules.message import parse_message
 from tests.play import examples
@@ -230,3 +230,18 @@ def test_it_keeps_a_failed_delivery_pending_with_its_error_until_the_attempts_ru
     ack.refresh_from_db()
     assert (ack.delivery, ack.attempts) == ("failed", 2)  # visible to staff; the move itself stands
     assert MobileGame.objects.get().plies == 1
+
+
+@pytest.mark.django_db
+def test_it_sends_a_new_games_first_messages_to_the_players_latest_linked_phone():
+    white, black, third = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    start = datetime.datetime(2026, 11, 23, 12, 0, tzinfo=datetime.UTC)
+    ChannelAddress.objects.create(player=white, channel="sms", address="+79000000001", verified_at=start)
+    ChannelAddress.objects.create(
+        player=white, channel="telegram", address="4242", verified_at=start + datetime.timedelta(days=1)
+    )
+    ChannelAddress.objects.create(player=third, channel="sms", address="+79000000003", verified_at=None)
+    game = services.game_create(white=white, black=black, start=start)
+    assert (game.white_channel, game.black_channel) == ("telegram", "web")  # Black linked nothing
+    game = services.game_create(white=third, black=white, start=start)
+    assert (game.white_channel, game.black_channel) == ("web", "telegram")  # an unverified number is no channel
