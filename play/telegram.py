@@ -20,7 +20,7 @@ from django.conf import settings
 from telegram import error as telegram_errors
 
 from play import services
-from play.channels import PermanentFailure, TransientFailure
+from play.channels import CheckFailed, PermanentFailure, TransientFailure
 
 logger = logging.getLogger("play.telegram")
 
@@ -64,6 +64,20 @@ class TelegramBot:
                 connect_timeout=TIMEOUT_SECONDS,
                 pool_timeout=TIMEOUT_SECONDS,
             )
+
+    def check(self) -> str:
+        """getMe with the token: the Bot API reachable and the token taken. Names the bot."""
+        try:
+            me = asyncio.run(_get_me())
+        except telegram_errors.TelegramError as error:
+            raise CheckFailed(f"Telegram getMe failed: {error}") from error
+        return f"@{me.username} ({settings.TELEGRAM_API_URL})"
+
+
+async def _get_me() -> telegram.User:
+    bot = telegram.Bot(settings.TELEGRAM_BOT_TOKEN, base_url=settings.TELEGRAM_API_URL)
+    async with bot:  # opening the bot calls getMe, and keeps its answer
+        return bot.bot
 
 
 def update_parse(data) -> telegram.Update:

@@ -1,5 +1,6 @@
 """A fake HTTP API on a real socket, for a real client library to talk to in tests: a threaded
-server on a free local port that hands every POST to the fake's `answer` and writes back its JSON.
+server on a free local port that hands every POST to the fake's `answer`, and every GET to its
+`answer_get` (404 unless the fake has one), and writes back the JSON.
 It records requests and can be told to fail the next N of them. The SMS gateway and Telegram
 fakes differ only in what they answer."""
 
@@ -37,6 +38,9 @@ class FakeServer:
     def answer(self, path: str, headers, raw: bytes) -> tuple[int, dict]:
         raise NotImplementedError
 
+    def answer_get(self, path: str, headers) -> tuple[int, dict]:
+        return 404, {"message": "not found"}
+
     def start(self):
         fake = self
 
@@ -46,7 +50,12 @@ class FakeServer:
 
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                status, data = fake.answer(self.path, self.headers, raw)
+                self._reply(*fake.answer(self.path, self.headers, raw))
+
+            def do_GET(self):
+                self._reply(*fake.answer_get(self.path, self.headers))
+
+            def _reply(self, status: int, data) -> None:
                 body = json.dumps(data).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
