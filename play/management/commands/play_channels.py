@@ -16,6 +16,7 @@ import datetime
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -38,7 +39,12 @@ class Command(BaseCommand):
         moment = instant(now, "--now") if now is not None else timezone.now()
         backends = settings.PLAY_CHANNEL_BACKENDS
         names = [c for c in ORDER if c in backends] + sorted(set(backends) - set(ORDER))
-        outboxes = selectors.outbox_by_channel(moment)
+        try:
+            outboxes = selectors.outbox_by_channel(moment)
+        except DatabaseError as error:
+            # The channels are still checked: the gateway may be fine while the database is not.
+            self.stdout.write(f"The outbox could not be read: {error}")
+            outboxes = None
         failing = []
         for channel in names:
             path = backends[channel]
@@ -46,7 +52,8 @@ class Command(BaseCommand):
             if not ok and path != CONSOLE:
                 failing.append(channel)
             self.stdout.write(f"{channel:<9} {path:<26} {'ok' if ok else 'FAILED'}: {said}")
-            self.stdout.write(f"{'':<9} {self._outbox(channel, outboxes.get(channel), moment)}")
+            if outboxes is not None:
+                self.stdout.write(f"{'':<9} {self._outbox(channel, outboxes.get(channel), moment)}")
         if all(backends.get(c, CONSOLE) == CONSOLE for c in ("sms", "telegram")):
             self.stdout.write(
                 "No SMS or Telegram back-end is configured: their messages go to the console channel "
