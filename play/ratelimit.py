@@ -79,8 +79,17 @@ def inbound_dropped(channel: str, day: datetime.date) -> int:
     return cache.get(f"play:rl:dropped:{channel}:{day.isoformat()}", 0)
 
 
-def outbound_allowed(channel: str, address: str, now: datetime.datetime) -> bool:
-    """Whether one more message may go to `address` on `channel` in the minute of `now`."""
-    if channel not in LIMITED_CHANNELS:
+def outbound_allowed(row, now: datetime.datetime) -> bool:
+    """Whether the outbound `row` may go to its address in the minute of `now`. An older message
+    to the same address still held back goes first: a new one does not overtake it, so the
+    player reads them in the order they were written (the outbox sweep sends oldest first)."""
+    from play.models import Transmission
+
+    if row.channel not in LIMITED_CHANNELS:
         return True
-    return _take(_key("out", channel, address, now), settings.PLAY_OUTBOUND_PER_MINUTE)
+    older_held = Transmission.objects.filter(
+        delivery=Transmission.Delivery.PENDING, channel=row.channel, address=row.address, error=RATE_LIMITED
+    ).filter(pk__lt=row.pk)
+    if older_held.exists():
+        return False
+    return _take(_key("out", row.channel, row.address, now), settings.PLAY_OUTBOUND_PER_MINUTE)

@@ -38,7 +38,8 @@ class PlayError(ValueError):
 @dataclass(frozen=True)
 class Receipt:
     """What `message_receive` did: `applied` as the machine names it (or "duplicate", "unknown
-    sender", "unknown game", "rate limited"), the game (None when none was reached) and the replies written."""
+    sender", "unknown game", "rate limited"), the game (None when none was reached) and the
+    replies written."""
 
     applied: str
     game: MobileGame | None = None
@@ -351,7 +352,7 @@ def outbound_deliver_many(ids: list[int], *, now: datetime.datetime | None = Non
         )
         sent = 0
         for row in rows:
-            if not ratelimit.outbound_allowed(row.channel, row.address, now):
+            if not ratelimit.outbound_allowed(row, now):
                 row.error = ratelimit.RATE_LIMITED
                 continue
             row.attempts += 1

@@ -162,7 +162,7 @@ def test_it_tells_the_td_and_each_player_by_another_channel(world, opened, bot):
     assert not ChannelAddress.objects.filter(player__in=[w, b], channel="email").exists()
 
 
-def test_a_game_joins_when_its_own_message_waited_longer_than_the_norm_and_each_player_is_told_once(world, opened):
+def test_it_takes_in_a_game_once_its_own_message_waited_longer_than_the_norm_telling_each_player_once(world, opened):
     services.outbox_sweep(now=at(91))  # game 2's replies have now waited 61 s
     outage = ChannelOutage.objects.get()
     assert set(outage.games.all()) == {world["one"], world["two"]}
@@ -210,7 +210,7 @@ def test_it_closes_at_the_first_successful_delivery_and_tells_the_same_people(wo
     assert ChannelOutage.objects.count() == 1
 
 
-def test_a_failure_before_a_later_success_is_the_addresss_not_the_channels(world, gateway, bot):
+def test_it_opens_none_for_a_failure_before_a_later_success(world, gateway, bot):
     # W's phone refuses (a permanent failure), then C's SMS goes out: SMS works.
     gateway.fail_status, gateway.fail_next = 400, 2
     sms_move("w", world["one"], "1. e4", T0)
@@ -220,7 +220,7 @@ def test_a_failure_before_a_later_success_is_the_addresss_not_the_channels(world
     assert not ChannelOutage.objects.exists()
 
 
-def test_a_failed_message_without_a_later_success_opens_one(world, gateway, bot):
+def test_it_opens_one_for_a_failed_message_without_a_later_success(world, gateway, bot):
     gateway.fail_status, gateway.fail_next = 401, 10_000  # wrong credentials: every SMS refused at once
     sms_move("w", world["one"], "1. e4", T0)
     services.outbox_sweep(now=at(61))
@@ -239,9 +239,10 @@ def test_it_waits_for_each_games_own_norm(world, gateway, bot):
     assert ChannelOutage.objects.get().detected_at == at(121)
 
 
-def test_messages_held_by_the_rate_limit_are_no_outage(world, gateway, settings):
+def test_it_counts_messages_held_by_the_rate_limit_as_no_outage(world, gateway, settings):
     settings.PLAY_OUTBOUND_PER_MINUTE = 1
-    assert ratelimit.outbound_allowed("sms", PHONES["w"], T0)  # this minute's one message to W is spent
+    # This minute's one message to W is spent.
+    assert ratelimit.outbound_allowed(Transmission(channel="sms", address=PHONES["w"], pk=0), T0)
     for text in ("STATUS", "HELP"):
         services.message_receive(channel="sms", sender=PHONES["w"], text=f"#{world['one'].code} {text}", arrival=T0)
     ids = list(Transmission.objects.filter(channel="sms", direction="out").values_list("pk", flat=True))
@@ -253,7 +254,7 @@ def test_messages_held_by_the_rate_limit_are_no_outage(world, gateway, settings)
     assert len(gateway.requests) == 0
 
 
-def test_a_concurrent_second_open_outage_of_a_channel_is_refused(world):
+def test_it_refuses_a_second_open_outage_of_a_channel(world):
     from django.db import IntegrityError, transaction
 
     ChannelOutage.objects.create(channel="sms", started_at=T0, detected_at=at(61))
@@ -272,7 +273,7 @@ def closed(world, opened, gateway):
     return ChannelOutage.objects.get()
 
 
-def test_the_td_list_shows_start_end_duration_and_games(client, td, world, closed):
+def test_it_shows_the_td_start_end_duration_and_games(client, td, world, closed):
     client.force_login(td)
     html = client.get(reverse("play:td")).content.decode()
     row = html[html.index(f'id="outage-{closed.pk}"') :]
@@ -282,14 +283,14 @@ def test_the_td_list_shows_start_end_duration_and_games(client, td, world, close
     assert f"#{world['one'].code}" in row and f"#{world['two'].code}" in row
 
 
-def test_the_td_list_shows_an_open_outage_with_its_duration_so_far(client, td, world, opened):
+def test_it_shows_the_td_an_open_outage_as_still_failing(client, td, world, opened):
     client.force_login(td)
     html = client.get(reverse("play:td")).content.decode()
     row = html[html.index(f'id="outage-{opened.pk}"') :]
     assert "still failing" in row[: row.index("</tr>")]
 
 
-def test_another_td_does_not_see_it_and_staff_see_all(client, world, closed, django_user_model):
+def test_it_hides_it_from_another_td_and_shows_staff_all(client, world, closed, django_user_model):
     other = django_user_model.objects.create_user("other_td", "o@example.org", PASSWORD)
     make_event(other, 2, code="other", name="Other")
     client.force_login(other)
@@ -299,7 +300,7 @@ def test_another_td_does_not_see_it_and_staff_see_all(client, world, closed, dja
     assert f'id="outage-{closed.pk}"' in client.get(reverse("play:td")).content.decode()
 
 
-def test_the_td_list_reads_as_many_queries_for_many_outages(client, td, world, closed):
+def test_it_reads_the_td_list_in_as_many_queries_for_many_outages(client, td, world, closed):
     client.force_login(td)
     url = reverse("play:td")
     client.get(url)
@@ -320,7 +321,7 @@ def test_the_td_list_reads_as_many_queries_for_many_outages(client, td, world, c
     assert len(four.captured_queries) == len(one.captured_queries)
 
 
-def test_the_game_page_shows_the_td_its_outages_and_the_players_the_open_one(client, td, world, opened):
+def test_it_shows_the_td_the_games_outages_and_the_players_the_open_one(client, td, world, opened):
     url = world["one"].get_absolute_url()
     client.force_login(td)
     html = client.get(url).content.decode()

@@ -61,7 +61,7 @@ def line(out: str, channel: str) -> str:
     return lines[index] + "\n" + lines[index + 1]
 
 
-def test_with_nothing_configured_console_is_the_default_and_it_passes(capsys, settings):
+def test_it_says_console_is_the_default_with_nothing_configured_and_passes(capsys, settings):
     settings.PLAY_CHANNEL_BACKENDS = {
         "console": "play.channels.Console",
         "web": "play.channels.Web",
@@ -94,7 +94,7 @@ def test_it_reports_a_healthy_gateway_and_bot(capsys, gateway, bot):
     assert gateway.requests[0].headers["Authorization"].startswith("Basic ")
 
 
-def test_an_unreachable_gateway_fails_with_status_1(capsys, gateway, bot):
+def test_it_exits_1_when_the_gateway_is_unreachable(capsys, gateway, bot):
     gateway.stop()
     code, out, err = run(capsys)
     assert code == 1
@@ -103,7 +103,7 @@ def test_an_unreachable_gateway_fails_with_status_1(capsys, gateway, bot):
     assert "channel check failed: sms" in err
 
 
-def test_a_gateway_answering_5xx_or_reporting_fail_fails(capsys, gateway):
+def test_it_fails_a_gateway_answering_5xx_or_reporting_fail(capsys, gateway):
     gateway.fail_next = 1
     code, out, _ = run(capsys)
     assert code == 1 and "FAILED: SMS gateway answered 503" in line(out, "sms")
@@ -112,13 +112,13 @@ def test_a_gateway_answering_5xx_or_reporting_fail_fails(capsys, gateway):
     assert code == 1 and "FAILED: SMS gateway reports failing: connection:status: Connection status" in out
 
 
-def test_wrong_gateway_credentials_fail(capsys, gateway, settings):
+def test_it_fails_wrong_gateway_credentials(capsys, gateway, settings):
     settings.SMS_GATEWAY_PASSWORD = "wrong"
     code, out, _ = run(capsys)
     assert code == 1 and "FAILED: SMS gateway answered 401" in line(out, "sms")
 
 
-def test_a_wrong_bot_token_fails(capsys, bot, settings):
+def test_it_fails_a_wrong_bot_token(capsys, bot, settings):
     settings.TELEGRAM_BOT_TOKEN = "7000001:wrong"
     code, out, err = run(capsys)
     assert code == 1
@@ -126,7 +126,7 @@ def test_a_wrong_bot_token_fails(capsys, bot, settings):
     assert "channel check failed: telegram" in err
 
 
-def test_a_back_end_that_cannot_be_loaded_fails(capsys, settings):
+def test_it_fails_a_back_end_that_cannot_be_loaded(capsys, settings):
     settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.NoSuchGateway"}
     code, out, _ = run(capsys)
     assert code == 1 and "FAILED: cannot load the back-end" in line(out, "sms")

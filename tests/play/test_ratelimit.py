@@ -71,32 +71,32 @@ def test_it_drops_the_31st_message_of_a_minute_from_one_number_unanswered(game, 
     assert ratelimit.inbound_dropped("sms", T0.date()) == 1
 
 
-def test_a_flood_does_not_starve_another_number(game):
+def test_it_serves_another_number_during_a_flood(game):
     for second in range(40):
         status(FLOOD, at(second))
     assert status(QUIET, at(50)) == "status"
     assert ratelimit.inbound_dropped("sms", T0.date()) == 10
 
 
-def test_the_next_minute_is_served_again(game):
+def test_it_serves_the_number_again_the_next_minute(game):
     for second in range(31):
         status(FLOOD, at(second))
     assert status(FLOOD, at(59)) == "rate limited"
     assert status(FLOOD, at(60)) == "status"
 
 
-def test_the_limit_is_a_setting(game, settings):
+def test_it_takes_the_inbound_limit_from_the_setting(game, settings):
     settings.PLAY_INBOUND_PER_MINUTE = 2
     assert [status(FLOOD, at(s)) for s in range(3)] == ["status", "status", "rate limited"]
 
 
-def test_the_web_and_console_channels_are_not_limited(game, settings):
+def test_it_does_not_limit_the_console_channel(game, settings):
     settings.PLAY_INBOUND_PER_MINUTE = 1
     federation_id = str(game.white.federation_id)
     assert [status(federation_id, at(s), channel="console") for s in range(3)] == ["status"] * 3
 
 
-def test_the_sms_webhook_answers_200_to_a_message_over_the_limit(client, game, settings):
+def test_it_answers_200_on_the_sms_webhook_to_a_message_over_the_limit(client, game, settings):
     from tests.play.test_sms import KEY, post, received
 
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
@@ -111,7 +111,7 @@ def test_the_sms_webhook_answers_200_to_a_message_over_the_limit(client, game, s
     assert not Transmission.objects.filter(direction="in").exists()
 
 
-def test_a_telegram_update_over_the_limit_is_dropped(game, settings):
+def test_it_drops_a_telegram_update_over_the_limit(game, settings):
     settings.PLAY_INBOUND_PER_MINUTE = 1
     message = {"message_id": 1, "date": int(at(0).timestamp()), "chat": {"id": CHAT, "type": "private"}}
     answers = [
@@ -137,7 +137,7 @@ def storm(game, n: int = 100, address: str = FLOOD) -> list[int]:
     return [row.pk for row in rows]
 
 
-def test_a_bug_writing_100_messages_to_one_number_sends_30_in_a_minute(game, gateway):
+def test_it_sends_30_a_minute_of_100_messages_a_bug_wrote_to_one_number(game, gateway):
     ids = storm(game)
     assert services.outbound_deliver_many(ids, now=T0) == 30
     assert [m["textMessage"]["text"] for m in gateway.sent] == [f"#{game.code} message {i}" for i in range(30)]
@@ -155,13 +155,24 @@ def test_a_bug_writing_100_messages_to_one_number_sends_30_in_a_minute(game, gat
     assert not ChannelOutage.objects.exists()  # held back is not failing
 
 
-def test_another_number_is_served_during_a_storm(game, gateway):
+def test_it_sends_a_new_message_only_after_the_older_ones_held_back(game, gateway):
+    storm(game, 40)
+    services.outbound_deliver_many(list(Transmission.objects.values_list("pk", flat=True)), now=T0)
+    (late,) = storm(game, 1)  # a reply written in the next minute, delivered at once by the task
+    assert services.outbound_deliver_many([late], now=at(60)) == 0
+    assert Transmission.objects.get(pk=late).error == "rate limited"
+    assert services.outbox_sweep(now=at(90)) == 11  # the ten held back first, then it
+    texts = [m["textMessage"]["text"] for m in gateway.sent]
+    assert texts == [f"#{game.code} message {i}" for i in range(40)] + [f"#{game.code} message 0"]
+
+
+def test_it_sends_to_another_number_during_a_storm(game, gateway):
     services.outbound_deliver_many(storm(game), now=T0)
     quiet = storm(game, 1, address=QUIET)
     assert services.outbound_deliver_many(quiet, now=at(1)) == 1
     assert gateway.sent[-1]["phoneNumbers"] == [QUIET]
 
 
-def test_the_outbound_limit_is_a_setting(game, gateway, settings):
+def test_it_takes_the_outbound_limit_from_the_setting(game, gateway, settings):
     settings.PLAY_OUTBOUND_PER_MINUTE = 5
     assert services.outbound_deliver_many(storm(game, 8), now=T0) == 5
