@@ -315,8 +315,15 @@ PLAY_CHANNEL_BACKENDS = {
     "web": "play.channels.Web",
     "sms": env_str("PLAY_SMS_BACKEND", "play.channels.Console"),
     "telegram": env_str("PLAY_TELEGRAM_BACKEND", "play.channels.Console"),
+    # Outage notices to players with no other working channel go by Django's mail (EMAIL_BACKEND).
+    "email": "play.channels.Email",
 }
 PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
+# Messages a minute per number (or chat) on SMS and Telegram (play/ratelimit.py): inbound over the
+# limit is dropped unanswered, so a flood from one number cannot starve the others; outbound over
+# it waits in the outbox for the next minute, so a bug cannot send a storm.
+PLAY_INBOUND_PER_MINUTE = env_int("PLAY_INBOUND_PER_MINUTE", 30, minimum=1)
+PLAY_OUTBOUND_PER_MINUTE = env_int("PLAY_OUTBOUND_PER_MINUTE", 30, minimum=1)
 # SMS through a self-hosted "SMS Gateway for Android" (play/sms.py): its REST API (the URL ends in
 # /3rdparty/v1 on the gateway's cloud or private server, or is the phone's own http://IP:8080) and
 # the key its webhooks are signed with. No key: the webhook answers 503 and changes nothing.

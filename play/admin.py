@@ -11,7 +11,7 @@ an entry.
 from django.contrib import admin
 
 from federation.admin_base import ReadOnlyAdmin
-from play.models import Challenge, ChannelAddress, Entry, MobileEvent, MobileGame, Transmission
+from play.models import Challenge, ChannelAddress, ChannelOutage, Entry, MobileEvent, MobileGame, Transmission
 
 
 class EntryInline(admin.TabularInline):
@@ -78,3 +78,12 @@ class ChallengeAdmin(ReadOnlyAdmin):
     list_filter = ["status"]
     search_fields = ["challenger__family_name", "opponent__family_name"]
     list_select_related = ["challenger", "opponent", "game"]
+
+
+@admin.register(ChannelOutage)
+class ChannelOutageAdmin(ReadOnlyAdmin):
+    """Opened by the outbox sweep and closed by the channel's next delivery (play/outages.py)."""
+
+    list_display = ["channel", "started_at", "detected_at", "ended_at", "last_error"]
+    list_filter = ["channel"]
+    date_hierarchy = "started_at"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.db.models import BooleanField, Case, Count, Q, Value, When
+from django.db.models import BooleanField, Case, Count, Prefetch, Q, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from federation.roles import is_federation_admin
 from play import crosstable, state
-from play.models import MobileEvent, MobileGame, Transmission
+from play.models import ChannelOutage, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 
 OPEN = MobileGame.Status.OPEN
@@ -189,6 +189,42 @@ def may_rule(user, game: MobileGame) -> bool:
     return game.event.td_id == user.pk
 
 
+def _directed(user) -> Q | None:
+    """The games the user directs, as a filter on MobileGame; None for staff (every game)."""
+    if oversees_all(user):
+        return None
+    mine = Q(event__td=user)
+    if is_duty_td(user):
+        mine |= Q(event__isnull=True)
+    return mine
+
+
+def td_outages(user, now: datetime.datetime | None = None) -> list[dict]:
+    """The channel outages (rule 5e) that held up games the user directs (staff: every outage):
+    open ones, and those ended within TD_RECENT, newest first, each with its start, end, duration
+    (so far, while open) and the user's affected games, so time can be credited. Two queries."""
+    now = now or timezone.now()
+    mine = _directed(user)
+    shown = MobileGame.objects.select_related("white", "black", "event").defer("state").order_by("pk")
+    outages = ChannelOutage.objects.filter(Q(ended_at__isnull=True) | Q(ended_at__gte=now - TD_RECENT))
+    if mine is not None:
+        shown = shown.filter(mine)
+        outages = outages.filter(
+            pk__in=ChannelOutage.games.through.objects.filter(mobilegame__in=MobileGame.objects.filter(mine)).values(
+                "channeloutage_id"
+            )
+        )
+    outages = outages.prefetch_related(Prefetch("games", queryset=shown, to_attr="shown_games"))
+    return [
+        {
+            "outage": outage,
+            "games": outage.shown_games,
+            "seconds": outage.seconds if outage.ended_at else int((now - outage.started_at).total_seconds()),
+        }
+        for outage in outages.order_by("-started_at", "-pk")
+    ]
+
+
 def td_games(user, now: datetime.datetime | None = None):
     """The games the user directs whose record holds a claim or a PROTEST, DELAY or FAILURE for
     the TD, open or finished within TD_RECENT (one query; the values are loaded by `td_desk`)."""
@@ -200,10 +236,8 @@ def td_games(user, now: datetime.datetime | None = None):
         .select_related("white", "black", "event")
         .order_by("event_id", "pk")
     )
-    if not oversees_all(user):
-        mine = Q(event__td=user)
-        if is_duty_td(user):
-            mine |= Q(event__isnull=True)
+    mine = _directed(user)
+    if mine is not None:
         games = games.filter(mine)
     return games
 

@@ -28,6 +28,8 @@ class Channel(models.TextChoices):
     CONSOLE = "console", _("console")
     SMS = "sms", _("SMS")
     TELEGRAM = "telegram", _("Telegram")
+    # Outbound only: how a player with no other working channel hears of an outage (play/outages.py).
+    EMAIL = "email", _("e-mail")
 
 
 class MobileEvent(models.Model):
@@ -226,6 +228,14 @@ class Transmission(models.Model):
         indexes = [
             models.Index(fields=["delivery"], condition=Q(delivery="pending"), name="play_outbox_pending"),
             models.Index(fields=["game", "direction", "id"], name="play_record_order"),
+            # A channel's last successful delivery, which ends an outage (play/outages.py), in one
+            # index lookup; failed rows are few, and found without reading the rest.
+            models.Index(
+                fields=["channel", "delivered_at"],
+                condition=Q(direction="out", delivery="sent", channel__in=("sms", "telegram")),
+                name="play_channel_last_sent",
+            ),
+            models.Index(fields=["channel", "at"], condition=Q(delivery="failed"), name="play_outbox_failed"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -237,6 +247,47 @@ class Transmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.direction} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class ChannelOutage(models.Model):
+    """A channel of the system's own that failed for longer than the transmission norm of the games
+    waiting on it (rule 5e): opened by the outbox sweep, closed by the channel's next successful
+    delivery. The TD sees it on his list and the game pages, so time can be credited."""
+
+    channel = models.CharField(_("channel"), max_length=8, choices=Channel.choices)
+    # The moment the first failing message was due to go out: from then on the games waited.
+    started_at = models.DateTimeField(_("failing since"))
+    detected_at = models.DateTimeField(_("detected at"))
+    ended_at = models.DateTimeField(_("delivering again at"), null=True, blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
+    games = models.ManyToManyField(MobileGame, related_name="outages", verbose_name=_("games affected"))
+    # Player ids already told (one notice each per outage, not one per message); the TD is told
+    # on each affected game once, which `games` records.
+    notified = models.JSONField(default=list, blank=True, editable=False)
+
+    class Meta:
+        ordering = ("-started_at", "-pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["channel"], condition=Q(ended_at__isnull=True), name="play_one_open_outage_per_channel"
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
+                name="play_outage_ends_after_start",
+            ),
+        ]
+        verbose_name = _("channel outage")
+        verbose_name_plural = _("channel outages")
+
+    def __str__(self) -> str:
+        return f"{self.channel} outage from {self.started_at:%Y-%m-%d %H:%M:%S}"
+
+    @property
+    def seconds(self) -> int | None:
+        """How long the games waited: from the first failing message to the channel's recovery."""
+        if self.ended_at is None:
+            return None
+        return int((self.ended_at - self.started_at).total_seconds())
 
 
 class Challenge(models.Model):

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import chess
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Count, Min, Q
 from django.shortcuts import get_object_or_404
 
 from federation.roles import is_federation_admin
 from play import state
-from play.models import Color, MobileGame, Transmission
+from play.models import ChannelOutage, Color, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules import game as machine
 from play.rules import outbound as out
@@ -207,6 +207,58 @@ def replies(ids: list[int], colors: tuple[str, ...]) -> list[Transmission]:
 def continuous_record(game: MobileGame) -> list[Transmission]:
     """Every transmission of the game, in and out and the TD's rulings, in order (rule 2j)."""
     return list(Transmission.objects.filter(game=game).select_related("player").order_by("pk"))
+
+
+def game_outages(game: MobileGame, now: datetime.datetime) -> list[dict]:
+    """The channel outages (rule 5e) this game waited on, newest first, with their duration (so
+    far, while open): one query."""
+    return [
+        {
+            "outage": outage,
+            "seconds": outage.seconds if outage.ended_at else int((now - outage.started_at).total_seconds()),
+        }
+        for outage in ChannelOutage.objects.filter(games=game).order_by("-started_at", "-pk")
+    ]
+
+
+@dataclass(frozen=True)
+class ChannelOutbox:
+    """A channel's outbox as `play_channels check` reports it."""
+
+    pending: int = 0
+    oldest_pending: datetime.datetime | None = None
+    failed_24h: int = 0
+    outage: ChannelOutage | None = None
+
+
+def outbox_by_channel(now: datetime.datetime) -> dict[str, ChannelOutbox]:
+    """Per channel: pending outbound rows and the oldest one's dispatch time, rows failed that
+    were due in the 24 hours before `now`, and the open outage. Three queries."""
+    out = Transmission.objects.filter(direction=Transmission.Direction.OUT)
+    pending = {
+        row["channel"]: row
+        for row in out.filter(delivery=Transmission.Delivery.PENDING)
+        .values("channel")
+        .annotate(n=Count("pk"), oldest=Min("at"))
+        .order_by()
+    }
+    failed = dict(
+        out.filter(delivery=Transmission.Delivery.FAILED, at__gte=now - datetime.timedelta(hours=24))
+        .values("channel")
+        .annotate(n=Count("pk"))
+        .order_by()
+        .values_list("channel", "n")
+    )
+    outages = {o.channel: o for o in ChannelOutage.objects.filter(ended_at__isnull=True)}
+    return {
+        channel: ChannelOutbox(
+            pending=pending.get(channel, {}).get("n", 0),
+            oldest_pending=pending.get(channel, {}).get("oldest"),
+            failed_24h=failed.get(channel, 0),
+            outage=outages.get(channel),
+        )
+        for channel in {*pending, *failed, *outages}
+    }
 
 
 # --- My games ----------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from federation import pagecache
 from federation.bulk import update_rows
-from play import identities, state
+from play import identities, ratelimit, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules import game as machine
@@ -39,7 +39,8 @@ class PlayError(ValueError):
 @dataclass(frozen=True)
 class Receipt:
     """What `message_receive` did: `applied` as the machine names it (or "duplicate", "unknown
-    sender", "unknown game"), the game (None when none was reached) and the replies written."""
+    sender", "unknown game", "rate limited"), the game (None when none was reached) and the
+    replies written."""
 
     applied: str
     game: MobileGame | None = None
@@ -160,6 +161,9 @@ def message_receive(
         raise PlayError(f"unknown channel {channel!r}")
     if timezone.is_naive(arrival) or (sent is not None and timezone.is_naive(sent)):
         raise PlayError("arrival and sending times must carry their time zone")
+    if not ratelimit.inbound_allowed(channel, sender, arrival):
+        # Before any query: a flood costs one cache round trip a message, and gets no answers.
+        return Receipt("rate limited")
     if (
         external_id is not None
         and Transmission.objects.filter(
@@ -359,12 +363,14 @@ def outbound_deliver(transmission_id: int) -> bool:
     return outbound_deliver_many([transmission_id]) == 1
 
 
-def outbound_deliver_many(ids: list[int]) -> int:
+def outbound_deliver_many(ids: list[int], *, now: datetime.datetime | None = None) -> int:
     """Send several pending outbound rows (one message's replies) in one transaction: the rows
-    are locked together, skipping any another worker holds, and updated in one statement.
+    are locked together, skipping any another worker holds, and updated in one statement. A row
+    over its address's rate limit waits (pending, no attempt spent) for the outbox sweep.
     Returns how many were sent."""
-    from play import channels
+    from play import channels, outages
 
+    now = now or timezone.now()
     with transaction.atomic():
         rows = list(
             Transmission.objects.select_for_update(skip_locked=True)
@@ -373,6 +379,9 @@ def outbound_deliver_many(ids: list[int]) -> int:
         )
         sent = 0
         for row in rows:
+            if not ratelimit.outbound_allowed(row, now):
+                row.error = ratelimit.RATE_LIMITED
+                continue
             row.attempts += 1
             try:
                 channels.get(row.channel).send(row)
@@ -384,18 +393,31 @@ def outbound_deliver_many(ids: list[int]) -> int:
             except channels.PermanentFailure as error:
                 row.error, row.delivery = str(error), Transmission.Delivery.FAILED
                 continue
-            row.delivery, row.delivered_at, row.error = Transmission.Delivery.SENT, timezone.now(), ""
+            row.delivery, row.delivered_at, row.error = Transmission.Delivery.SENT, now, ""
             sent += 1
         Transmission.objects.bulk_update(rows, ["attempts", "error", "delivery", "delivered_at"])
+        # A channel that delivers again ends its outage (rule 5e), at the first success.
+        outages.channels_delivered({row.channel for row in rows if row.delivery == Transmission.Delivery.SENT}, now)
     return sent
 
 
-def outbox_sweep(*, older_than: datetime.timedelta = datetime.timedelta(seconds=30)) -> int:
-    """Deliver what is still pending (a queue that was down, a channel that failed)."""
-    due = Transmission.objects.filter(
-        delivery=Transmission.Delivery.PENDING, at__lt=timezone.now() - older_than
-    ).values_list("pk", flat=True)[:500]
-    return sum(outbound_deliver(pk) for pk in list(due))
+def outbox_sweep(
+    *, older_than: datetime.timedelta = datetime.timedelta(seconds=30), now: datetime.datetime | None = None
+) -> int:
+    """Deliver what is still pending (a queue that was down, a channel that failed, an address
+    over its rate limit), oldest first; then open an outage for any channel failing for longer
+    than the transmission norm (play/outages.py)."""
+    from play import outages
+
+    now = now or timezone.now()
+    due = (
+        Transmission.objects.filter(delivery=Transmission.Delivery.PENDING, at__lt=now - older_than)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:500]
+    )
+    sent = sum(outbound_deliver_many([pk], now=now) for pk in list(due))
+    outages.outages_sweep(now=now)
+    return sent
 
 
 # --- time ----------------------------------------------------------------------------------------

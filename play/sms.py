@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import transaction
 
 from play import services
-from play.channels import PermanentFailure, TransientFailure
+from play.channels import CheckFailed, PermanentFailure, TransientFailure
 from play.models import Transmission
 
 logger = logging.getLogger("play.sms")
@@ -53,6 +53,37 @@ class _Session(requests.Session):
 
 class SmsGateway:
     """The "sms" channel: one outbox row sent through the gateway's REST API."""
+
+    def check(self) -> str:
+        """The gateway's health endpoint (GET <url>/health, with the account): reachable, the
+        credentials taken, and the phone's own checks passing (or passing with warnings)."""
+        session = _Session()
+        try:
+            api = gateway_client.APIClient(
+                settings.SMS_GATEWAY_USER,
+                settings.SMS_GATEWAY_PASSWORD,
+                base_url=settings.SMS_GATEWAY_URL,
+                http=RequestsHttpClient(session=session),
+            )
+            health = api.health_check()
+        except requests.RequestException as error:
+            raise CheckFailed(f"SMS gateway unreachable: {error}") from error
+        except gateway_errors.APIError as error:
+            status = getattr(error, "status_code", None) or "?"
+            raise CheckFailed(f"SMS gateway answered {status}: {error}") from error
+        except (KeyError, TypeError, ValueError) as error:
+            raise CheckFailed(f"SMS gateway gave an unreadable health answer: {error!r}") from error
+        finally:
+            session.close()
+        failing = [
+            f"{name}: {check.description or check.status.value}"
+            for name, check in (health.checks or {}).items()
+            if check.status == gateway_domain.HealthStatus.FAIL
+        ]
+        if health.status == gateway_domain.HealthStatus.FAIL:
+            raise CheckFailed("SMS gateway reports failing: " + ("; ".join(failing) or "no detail"))
+        version = f" (version {health.version})" if health.version else ""
+        return f"{settings.SMS_GATEWAY_URL} {health.status.value}{version}"
 
     def send(self, row) -> None:
         message = gateway_domain.Message(

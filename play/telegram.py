@@ -32,7 +32,7 @@ from telegram.request import HTTPXRequest
 
 from play import board_png, identities, linking, services, state
 from play import telegram_buttons as buttons
-from play.channels import PermanentFailure, TransientFailure
+from play.channels import CheckFailed, PermanentFailure, TransientFailure
 from play.models import Color, MobileGame
 from play.rules import ending
 from play.rules.clock import opponent
@@ -122,6 +122,14 @@ class TelegramBot:
             # A refused chat (the player blocked the bot, a wrong id) or a wrong token will not heal
             # by itself: the row is failed at once, with this text as its error, for staff.
             raise PermanentFailure(f"Telegram refused the message: {error}") from error
+
+    def check(self) -> str:
+        """getMe with the token: the Bot API reachable and the token taken. Names the bot."""
+        try:
+            me = api_call(lambda bot: bot.get_me())
+        except telegram_errors.TelegramError as error:
+            raise CheckFailed(f"Telegram getMe failed: {error}") from error
+        return f"@{me.username} ({settings.TELEGRAM_API_URL})"
 
 
 async def _send(bot: telegram.Bot, chat_id: str, text: str, markup, photo: bytes | None) -> None:

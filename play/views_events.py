@@ -99,6 +99,7 @@ def td(request):
         raise PermissionDenied
     context = {
         **event_selectors.td_desk(request.user),
+        "outages": event_selectors.td_outages(request.user),
         "oversees_all": event_selectors.oversees_all(request.user),
     }
     return render(request, "play/td_list.html", context)

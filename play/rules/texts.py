@@ -110,4 +110,26 @@ def render(kind: str, data: dict) -> str:
         return f"Your {kind.removesuffix(' received').upper()} report reached the TD."
     if kind == "unknown game":
         return data["text"]
+    if kind in ("outage", "outage over"):
+        return _outage(kind, data)
     return f"{kind}: {data}"
+
+
+CHANNEL_NAMES = {"sms": "SMS", "telegram": "Telegram"}
+
+
+def _outage(kind: str, data: dict) -> str:
+    """Rule 5e: the system's channel failed for longer than the norm, or delivers again."""
+    channel = CHANNEL_NAMES.get(data["channel"], data["channel"])
+    games = data.get("games") or []
+    which = f" Games: {', '.join('#' + code for code in games)}." if len(games) > 1 else ""
+    if kind == "outage":
+        since = f"{channel} messages have not gone out since {clock_time(data['since'])}"
+        since += ", longer than the transmission norm"
+        if data.get("to") == "td":
+            return f"{since}: this game waits on them. You may credit time."
+        return f"{since}: moves may not reach you or your opponent.{which} The TD is told and may credit time."
+    return (
+        f"{channel} delivers again since {clock_time(data['until'])}: it failed for "
+        f"{duration(data['seconds'])} (from {clock_time(data['since'])}).{which}"
+    )

@@ -149,6 +149,7 @@ def game_page(request, code: str):
         "my_lines": [(c, Color(c).label, view.lines(c)) for c in colors],
         "may_see_record": selectors.may_see_record(request.user, game),
         "opponent_last": view.last_move,
+        "outages": selectors.game_outages(game, view.now),
     }
     return render(request, "play/game.html", context)
 

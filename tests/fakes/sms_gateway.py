@@ -1,7 +1,7 @@
 """A fake "SMS Gateway for Android" REST API on a real socket, for the real client to talk to:
-the part the client's `send` uses (POST <base>/messages with Basic auth), answering as the
-gateway does (202 and the message's state). It records every request, and can be told to fail
-the next N sends with a 5xx first."""
+the parts the client's `send` and `health_check` use (POST <base>/messages and GET <base>/health,
+with Basic auth), answering as the gateway does (202 and the message's state; the health report).
+It records every request, and can be told to fail the next N requests with a 5xx first."""
 
 from __future__ import annotations
 
@@ -36,7 +36,26 @@ class FakeGateway(FakeServer):
     @property
     def sent(self) -> list[dict]:
         """The bodies of the sends the gateway accepted."""
-        return [r.body for r in self.requests if r.accepted]
+        return [r.body for r in self.requests if r.accepted and r.method == "POST"]
+
+    health: str = "pass"  # what GET /health reports while the gateway answers at all
+
+    def _authorized(self, headers) -> bool:
+        expected = "Basic " + base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
+        return headers.get("Authorization") == expected
+
+    def answer_get(self, path: str, headers) -> tuple[int, dict]:
+        request = Request("GET", path, dict(headers), None)
+        failing = self.record(request)
+        if not self._authorized(headers):
+            return 401, {"message": "unauthorized"}
+        if path.split("?")[0] != f"{BASE_PATH}/health":
+            return 404, {"message": "not found"}
+        if failing:
+            return self.fail_status, {"message": "device offline"}
+        request.accepted = True
+        check = {"status": self.health, "description": "Connection status", "observedValue": 0}
+        return 200, {"status": self.health, "version": "1.40.0", "releaseId": 1, "checks": {"connection:status": check}}
 
     def answer(self, path: str, headers, raw: bytes) -> tuple[int, dict]:
         try:
@@ -45,8 +64,7 @@ class FakeGateway(FakeServer):
             body = None
         request = Request("POST", path, dict(headers), body)
         failing = self.record(request)
-        expected = "Basic " + base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
-        if headers.get("Authorization") != expected:
+        if not self._authorized(headers):
             return 401, {"message": "unauthorized"}
         if path.split("?")[0] != f"{BASE_PATH}/messages":
             return 404, {"message": "not found"}

@@ -1,0 +1,95 @@
+"""Per-address rate limits of the phone channels, in the shared cache (Redis in production and CI,
+this process's memory in development): a fixed window of one clock minute per (direction,
+channel, address), counted with the cache's atomic add and incr, so every worker shares the count.
+
+Inbound (settings.PLAY_INBOUND_PER_MINUTE): a flood from one number must not starve the others;
+a message over the limit is not applied and not answered (an answer to each would be a storm of
+its own), but logged and counted. Outbound (settings.PLAY_OUTBOUND_PER_MINUTE): a bug that writes
+a hundred messages to one number sends only the limit in a minute; the others wait in the outbox.
+
+A fixed window lets at most twice the limit through across a minute's boundary; that bound is
+enough for both purposes, and a window costs one cache key and one round trip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+
+logger = logging.getLogger("play.ratelimit")
+
+# Channels that reach phones. The web channel is behind a login and delivers by writing the
+# record; the console is the operator's (and the demo's and the tests'), who may type fast.
+LIMITED_CHANNELS = ("sms", "telegram")
+RATE_LIMITED = "rate limited"  # the error kept on an outbound row that waits for the next minute
+WINDOW_SECONDS = 60
+# Long enough for the window to close and for a staff member to read the day's drop count.
+DROPS_KEPT_SECONDS = 2 * 24 * 3600
+
+
+def _key(direction: str, channel: str, address: str, now: datetime.datetime) -> str:
+    # The address comes from outside (a webhook's number): hashed, so any text makes a valid key.
+    digest = hashlib.blake2s(address.encode(), digest_size=12).hexdigest()
+    return f"play:rl:{direction}:{channel}:{digest}:{_minute(now)}"
+
+
+def _minute(now: datetime.datetime) -> int:
+    return int(now.timestamp()) // WINDOW_SECONDS
+
+
+def _take(key: str, limit: int) -> bool:
+    """Count one more in the window; False when that one is over the limit."""
+    # add() is a no-op when the key exists; incr() is atomic in Redis and under locmem's lock.
+    cache.add(key, 0, timeout=WINDOW_SECONDS * 2)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the key expired between add and incr: this is the window's first
+        cache.add(key, 1, timeout=WINDOW_SECONDS * 2)
+        count = 1
+    return count <= limit
+
+
+def inbound_allowed(channel: str, sender: str, now: datetime.datetime) -> bool:
+    """Whether a message from `sender` arriving at `now` may be applied. One over the limit is
+    counted (see `inbound_dropped`) and logged."""
+    if channel not in LIMITED_CHANNELS:
+        return True
+    if _take(_key("in", channel, sender, now), settings.PLAY_INBOUND_PER_MINUTE):
+        return True
+    day = now.date().isoformat()
+    cache.add(f"play:rl:dropped:{channel}:{day}", 0, timeout=DROPS_KEPT_SECONDS)
+    with contextlib.suppress(ValueError):  # expired in between: a lost count, not an error
+        cache.incr(f"play:rl:dropped:{channel}:{day}")
+    logger.warning(
+        "inbound %s message from %s over %d a minute: not applied, not answered",
+        channel,
+        sender,
+        settings.PLAY_INBOUND_PER_MINUTE,
+    )
+    return False
+
+
+def inbound_dropped(channel: str, day: datetime.date) -> int:
+    """How many inbound messages on `channel` the limit dropped on `day` (UTC)."""
+    return cache.get(f"play:rl:dropped:{channel}:{day.isoformat()}", 0)
+
+
+def outbound_allowed(row, now: datetime.datetime) -> bool:
+    """Whether the outbound `row` may go to its address in the minute of `now`. An older message
+    to the same address still held back goes first: a new one does not overtake it, so the
+    player reads them in the order they were written (the outbox sweep sends oldest first)."""
+    from play.models import Transmission
+
+    if row.channel not in LIMITED_CHANNELS:
+        return True
+    older_held = Transmission.objects.filter(
+        delivery=Transmission.Delivery.PENDING, channel=row.channel, address=row.address, error=RATE_LIMITED
+    ).filter(pk__lt=row.pk)
+    if older_held.exists():
+        return False
+    return _take(_key("out", row.channel, row.address, now), settings.PLAY_OUTBOUND_PER_MINUTE)

@@ -1,0 +1,178 @@
+"""Per-number rate limits (play/ratelimit.py) with exact counts: inbound, a flood from one number is
+dropped unanswered past PLAY_INBOUND_PER_MINUTE while another number is served; outbound, a bug
+writing 100 messages to one number sends PLAY_OUTBOUND_PER_MINUTE of them in a minute, through the
+real client to a fake gateway, and the outbox sweep sends the rest minute by minute."""
+
+import datetime
+import io
+import logging
+
+import pytest
+from django.utils import timezone
+
+from play import ratelimit, services, telegram
+from play.models import ChannelAddress, ChannelOutage, Transmission
+from tests.fakes.sms_gateway import FakeGateway
+from tests.players.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+UTC = datetime.UTC
+T0 = datetime.datetime(2026, 11, 20, 10, 0, tzinfo=UTC)  # the start of a clock minute
+FLOOD, QUIET = "+79991110000", "+79992220000"
+CHAT = 123456789
+
+
+def at(seconds: int) -> datetime.datetime:
+    return T0 + datetime.timedelta(seconds=seconds)
+
+
+@pytest.fixture(autouse=True)
+def _settings(settings):
+    settings.PLAY_CONSOLE_STREAM = io.StringIO()
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+    settings.PLAY_INBOUND_PER_MINUTE = 30
+    settings.PLAY_OUTBOUND_PER_MINUTE = 30
+
+
+@pytest.fixture
+def gateway(settings):
+    fake = FakeGateway().start()
+    settings.SMS_GATEWAY_URL = fake.url
+    settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def game():
+    white, black = PlayerFactory(), PlayerFactory()
+    ChannelAddress.objects.create(player=white, channel="sms", address=FLOOD, verified_at=T0)
+    ChannelAddress.objects.create(player=black, channel="sms", address=QUIET, verified_at=T0)
+    ChannelAddress.objects.create(player=black, channel="telegram", address=str(CHAT), verified_at=T0)
+    return services.game_create(white=white, black=black, start=T0 - datetime.timedelta(hours=1))
+
+
+def status(sender: str, arrival, channel: str = "sms") -> str:
+    return services.message_receive(channel=channel, sender=sender, text="STATUS", arrival=arrival).applied
+
+
+# --- inbound ------------------------------------------------------------------------------------
+
+
+def test_it_drops_the_31st_message_of_a_minute_from_one_number_unanswered(game, caplog):
+    outcomes = [status(FLOOD, at(second)) for second in range(30)]
+    assert outcomes == ["status"] * 30
+    before = Transmission.objects.count()
+    with caplog.at_level(logging.WARNING, logger="play.ratelimit"):
+        assert status(FLOOD, at(59)) == "rate limited"
+    assert Transmission.objects.count() == before  # not applied, not answered, not stored
+    assert f"from {FLOOD} over 30 a minute" in caplog.text
+    assert ratelimit.inbound_dropped("sms", T0.date()) == 1
+
+
+def test_it_serves_another_number_during_a_flood(game):
+    for second in range(40):
+        status(FLOOD, at(second))
+    assert status(QUIET, at(50)) == "status"
+    assert ratelimit.inbound_dropped("sms", T0.date()) == 10
+
+
+def test_it_serves_the_number_again_the_next_minute(game):
+    for second in range(31):
+        status(FLOOD, at(second))
+    assert status(FLOOD, at(59)) == "rate limited"
+    assert status(FLOOD, at(60)) == "status"
+
+
+def test_it_takes_the_inbound_limit_from_the_setting(game, settings):
+    settings.PLAY_INBOUND_PER_MINUTE = 2
+    assert [status(FLOOD, at(s)) for s in range(3)] == ["status", "status", "rate limited"]
+
+
+def test_it_does_not_limit_the_console_channel(game, settings):
+    settings.PLAY_INBOUND_PER_MINUTE = 1
+    federation_id = str(game.white.federation_id)
+    assert [status(federation_id, at(s), channel="console") for s in range(3)] == ["status"] * 3
+
+
+def test_it_answers_200_on_the_sms_webhook_to_a_message_over_the_limit(client, game, settings):
+    from tests.play.test_sms import KEY, post, received
+
+    settings.SMS_WEBHOOK_SIGNING_KEY = KEY
+    settings.PLAY_INBOUND_PER_MINUTE = 1
+    now = timezone.now()
+    # This minute's and the next one's message are spent, whichever minute the request lands in.
+    assert ratelimit.inbound_allowed("sms", FLOOD, now)
+    assert ratelimit.inbound_allowed("sms", FLOOD, now + datetime.timedelta(seconds=60))
+    response = post(client, received("1. e4", phone=FLOOD))
+    assert response.status_code == 200  # the gateway must not retry it forever
+    assert response.json() == {"ok": True, "outcome": "rate limited"}
+    assert not Transmission.objects.filter(direction="in").exists()
+
+
+def test_it_drops_a_telegram_update_over_the_limit(game, settings):
+    settings.PLAY_INBOUND_PER_MINUTE = 1
+    message = {"message_id": 1, "date": int(at(0).timestamp()), "chat": {"id": CHAT, "type": "private"}}
+    answers = [
+        telegram.update_receive({"update_id": n, "message": {**message, "message_id": n, "text": "STATUS"}}, now=at(n))
+        for n in (1, 2)
+    ]
+    assert answers == ["status", "rate limited"]
+    assert Transmission.objects.filter(direction="in", channel="telegram").count() == 1
+
+
+# --- outbound -----------------------------------------------------------------------------------
+
+
+def storm(game, n: int = 100, address: str = FLOOD) -> list[int]:
+    """What a bug might write: n messages to one number at once."""
+    rows = Transmission.objects.bulk_create(
+        Transmission(
+            game=game, player=game.white, direction="out", channel="sms", party="white", address=address,
+            kind="status", text=f"#{game.code} message {i}", at=T0, delivery="pending",
+        )
+        for i in range(n)
+    )  # fmt: skip
+    return [row.pk for row in rows]
+
+
+def test_it_sends_30_a_minute_of_100_messages_a_bug_wrote_to_one_number(game, gateway):
+    ids = storm(game)
+    assert services.outbound_deliver_many(ids, now=T0) == 30
+    assert [m["textMessage"]["text"] for m in gateway.sent] == [f"#{game.code} message {i}" for i in range(30)]
+    held = Transmission.objects.filter(pk__in=ids, delivery="pending")
+    assert held.count() == 70
+    assert set(held.values_list("error", "attempts")) == {("rate limited", 0)}  # no attempt spent
+    # The outbox sweep in the same minute sends nothing more; in the next, the next 30, in order.
+    assert services.outbox_sweep(now=at(45)) == 0
+    assert services.outbox_sweep(now=at(60)) == 30
+    assert services.outbox_sweep(now=at(120)) == 30
+    assert services.outbox_sweep(now=at(180)) == 10
+    assert [m["textMessage"]["text"] for m in gateway.sent] == [f"#{game.code} message {i}" for i in range(100)]
+    assert len(gateway.requests) == 100
+    assert not Transmission.objects.filter(pk__in=ids).exclude(delivery="sent").exists()
+    assert not ChannelOutage.objects.exists()  # held back is not failing
+
+
+def test_it_sends_a_new_message_only_after_the_older_ones_held_back(game, gateway):
+    storm(game, 40)
+    services.outbound_deliver_many(list(Transmission.objects.values_list("pk", flat=True)), now=T0)
+    (late,) = storm(game, 1)  # a reply written in the next minute, delivered at once by the task
+    assert services.outbound_deliver_many([late], now=at(60)) == 0
+    assert Transmission.objects.get(pk=late).error == "rate limited"
+    assert services.outbox_sweep(now=at(90)) == 11  # the ten held back first, then it
+    texts = [m["textMessage"]["text"] for m in gateway.sent]
+    assert texts == [f"#{game.code} message {i}" for i in range(40)] + [f"#{game.code} message 0"]
+
+
+def test_it_sends_to_another_number_during_a_storm(game, gateway):
+    services.outbound_deliver_many(storm(game), now=T0)
+    quiet = storm(game, 1, address=QUIET)
+    assert services.outbound_deliver_many(quiet, now=at(1)) == 1
+    assert gateway.sent[-1]["phoneNumbers"] == [QUIET]
+
+
+def test_it_takes_the_outbound_limit_from_the_setting(game, gateway, settings):
+    settings.PLAY_OUTBOUND_PER_MINUTE = 5
+    assert services.outbound_deliver_many(storm(game, 8), now=T0) == 5
