@@ -246,7 +246,7 @@ def test_it_counts_messages_held_by_the_rate_limit_as_no_outage(world, gateway, 
     for text in ("STATUS", "HELP"):
         services.message_receive(channel="sms", sender=PHONES["w"], text=f"#{world['one'].code} {text}", arrival=T0)
     ids = list(Transmission.objects.filter(channel="sms", direction="out").values_list("pk", flat=True))
-    assert len(ids) == 2
+    assert len(ids) >= 2  # a reply each (HELP goes as numbered parts on SMS)
     assert services.outbound_deliver_many(ids, now=T0) == 0
     assert outages.failing_rows("sms", at(100)) == []
     outages.outages_sweep(now=at(100))
