@@ -278,3 +278,77 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenger} → {self.opponent} ({self.status})"
+
+
+class Decision(models.Model):
+    """A decision of an event's TD (rules 3, 5, 7, 10a, 10b): who, when, what and why, sent to
+    the players and open to appeal until `appealable_until` (rule 10c). What it changed in the
+    games is in their continuous records (rulings); `effects` keeps, per game, what was there
+    before, so an appeal can reverse it. Never deleted."""
+
+    class Kind(models.TextChoices):
+        CLAIM = "claim", _("time claim decided")
+        CREDIT = "credit", _("credit time")
+        CHARGE = "charge", _("charge time")
+        PENALTY = "penalty", _("penalty (time charged)")
+        SCORE = "score", _("score a game")
+        DISQUALIFY = "disqualify", _("disqualify a player")
+        OTHER = "other", _("other ruling")
+
+    event = models.ForeignKey(MobileEvent, models.PROTECT, null=True, blank=True, related_name="decisions")
+    game = models.ForeignKey(MobileGame, models.PROTECT, null=True, blank=True, related_name="decisions")
+    player = models.ForeignKey("players.Player", models.PROTECT, null=True, blank=True, related_name="+")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    seconds = models.PositiveIntegerField(_("seconds"), null=True, blank=True)
+    all_games = models.BooleanField(_("in all his games"), default=False)
+    result = models.CharField(_("result"), max_length=9, blank=True)  # a scored result, or upheld/dismissed
+    text = models.TextField(_("why"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("at"))
+    appealable_until = models.DateTimeField(_("appeal until"))
+    # [{"game": id, "color": ..., "before": [result, termination] | None, "against": ..., "ply": ...}]
+    effects = models.JSONField(default=list, blank=True, editable=False)
+    # The desk item it answers (a DELAY, FAILURE or DISPUTE notice), if any.
+    answers = models.ForeignKey("Transmission", models.PROTECT, null=True, blank=True, related_name="+", editable=False)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        verbose_name = _("TD decision")
+        verbose_name_plural = _("TD decisions")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Appeal(models.Model):
+    """An appeal of a TD decision (rule 10c) as the Appeals Commission chairman ruled it: the
+    player's APPEAL message (from any channel, or the game page, which sends one) is in the game's
+    record; this row is the final ruling on it."""
+
+    decision = models.ForeignKey(Decision, models.PROTECT, related_name="appeals")
+    message = models.OneToOneField(Transmission, models.PROTECT, related_name="appeal")
+    player = models.ForeignKey("players.Player", models.PROTECT, related_name="+")
+    reversed = models.BooleanField(_("decision reversed"))
+    reasons = models.TextField(_("reasons"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        verbose_name = _("appeal ruling")
+        verbose_name_plural = _("appeal rulings")
+
+    def __str__(self) -> str:
+        return f"appeal of {self.decision}: {'reversed' if self.reversed else 'upheld'}"
+
+
+class DeskMark(models.Model):
+    """An item of the TD's desk (a DELAY, FAILURE, DISPUTE or protest notice) marked handled."""
+
+    message = models.OneToOneField(Transmission, models.PROTECT, related_name="desk_mark")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    note = models.CharField(_("note"), max_length=500, blank=True)
+
+    def __str__(self) -> str:
+        return f"handled {self.message_id}"

@@ -450,3 +450,29 @@ def claim_decide(
         )  # fmt: skip
         _commit(game, value, send)
     return game
+
+
+def game_rule(
+    *, game: MobileGame, action: dict, text: str, by, at: datetime.datetime, notice: tuple[str, dict] | None = None
+) -> MobileGame:
+    """A ruling on one game other than a claim decision (a TD's decision on time or the result,
+    the Appeals Commission's reversal): written in the continuous record as a ruling whose data
+    `action` play.state.apply_ruling replays, and applied through that same function, so the
+    game rebuilt from the record is the game stored. `notice` (a message kind and its data) goes
+    to both players through their channels. A changed result re-rates on commit."""
+    at = clock.whole_second(at)
+    with transaction.atomic():
+        game = MobileGame.objects.select_for_update(of=("self",)).select_related("white", "black").get(pk=game.pk)
+        # The clock's events due before the ruling happen first, as they would have.
+        value, early = machine.advance(state.load(game), at)
+        row = Transmission(
+            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td",
+            kind=action["action"], text=text, data={**action, "by": getattr(by, "pk", None)}, at=at,
+        )  # fmt: skip
+        value = state.apply_ruling(value, row)
+        row.save()
+        send = list(early)
+        if notice is not None:
+            send += [machine.Outbound(color, notice[0], at, notice[1]) for color in (Color.WHITE, Color.BLACK)]
+        _commit(game, value, send)
+    return game

@@ -1,5 +1,6 @@
 """Mobile chess URLs: the game pages (play/urls_game.py) and the events and records around them
-(play/urls_events.py) and challenge games (play/urls_challenge.py), under one namespace."""
+(play/urls_events.py), challenge games (play/urls_challenge.py) and the TD's desk
+(play/desk/urls.py), under one namespace."""
 
 from django.urls import include, path
 
@@ -12,4 +13,5 @@ urlpatterns = [
     path("", include(urls_events)),
     path("", include(urls_challenge)),
     path("", include("play.urls_hooks")),
+    path("", include("play.desk.urls")),
 ]

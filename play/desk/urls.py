@@ -1,0 +1,17 @@
+"""The TD's desk under /play/desk/."""
+
+from django.urls import path
+
+from play.desk import views
+
+urlpatterns: list = [
+    path("desk/", views.desk_list, name="desk_list"),
+    path("desk/<int:event_id>/", views.desk_event, name="desk"),
+    path("desk/<int:event_id>/games/<str:code>/", views.desk_file, name="desk_file"),
+    path("desk/<int:event_id>/games/<str:code>/claim/", views.desk_claim, name="desk_claim"),
+    path("desk/<int:event_id>/decide/", views.desk_decide, name="desk_decide"),
+    path("desk/<int:event_id>/handled/", views.desk_handled, name="desk_handled"),
+    path("desk/decisions/<int:pk>/", views.decision_page, name="desk_decision"),
+    path("desk/decisions/<int:pk>/rule/", views.decision_rule, name="desk_appeal_rule"),
+    path("games/<str:code>/appeal/", views.game_appeal, name="game_appeal"),
+]

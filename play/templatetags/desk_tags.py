@@ -1,0 +1,28 @@
+"""The game page's decisions section: the TD decisions on the game, and the appeal form for its
+players while one of them is open to appeal (rule 10c)."""
+
+from django import template
+from django.utils import timezone
+
+from play import selectors as game_selectors
+from play.desk.forms import AppealForm
+from play.desk.services import describe
+from play.models import Decision
+
+register = template.Library()
+
+
+@register.inclusion_tag("play/game_decisions.html", takes_context=True)
+def game_decisions(context, game):
+    user = context["request"].user
+    rows = list(Decision.objects.filter(game=game).select_related("game", "player").order_by("at", "pk"))
+    colors = game_selectors.colors_of(user, game) if rows and user.is_authenticated else ()
+    now = timezone.now()
+    return {
+        "game": game,
+        "decisions": [(d, describe(d), d.appealable_until >= now) for d in rows],
+        "may_appeal": bool(colors) and any(d.appealable_until >= now for d in rows),
+        "colors": colors,
+        "form": AppealForm(),
+        "csrf_token": context.get("csrf_token"),
+    }
