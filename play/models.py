@@ -293,6 +293,7 @@ class Decision(models.Model):
         PENALTY = "penalty", _("penalty (time charged)")
         SCORE = "score", _("score a game")
         DISQUALIFY = "disqualify", _("disqualify a player")
+        WITHDRAW = "withdraw", _("withdrawal")
         OTHER = "other", _("other ruling")
 
     event = models.ForeignKey(MobileEvent, models.PROTECT, null=True, blank=True, related_name="decisions")
@@ -301,7 +302,8 @@ class Decision(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     seconds = models.PositiveIntegerField(_("seconds"), null=True, blank=True)
     all_games = models.BooleanField(_("in all his games"), default=False)
-    result = models.CharField(_("result"), max_length=9, blank=True)  # a scored result, or upheld/dismissed
+    # A scored result; upheld / dismissed for a claim; annul / adjudicate / losses for a withdrawal.
+    result = models.CharField(_("result"), max_length=10, blank=True)
     text = models.TextField(_("why"))
     by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", verbose_name=_("by"))
     at = models.DateTimeField(_("at"))

@@ -476,3 +476,37 @@ def game_rule(
             send += [machine.Outbound(color, notice[0], at, notice[1]) for color in (Color.WHITE, Color.BLACK)]
         _commit(game, value, send)
     return game
+
+
+def game_annul(
+    *, game: MobileGame, annul: bool, text: str, by, at: datetime.datetime, notice: tuple[str, dict]
+) -> MobileGame:
+    """Annul a game (rule 8: it leaves the crosstable and the ratings), or restore an annulled one
+    (an appeal reversed the withdrawal). Annulment is the row's status, not the machine's: the
+    ruling in the record says so, and the value is unchanged. Re-rates from its finishing moment."""
+    at = clock.whole_second(at)
+    with transaction.atomic():
+        game = MobileGame.objects.select_for_update(of=("self",)).select_related("white", "black").get(pk=game.pk)
+        before = game.status
+        Transmission.objects.create(
+            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td",
+            kind="annul" if annul else "restore", text=text,
+            data={"action": "annul" if annul else "restore", "by": getattr(by, "pk", None)}, at=at,
+        )  # fmt: skip
+        if annul:
+            game.status = MobileGame.Status.ANNULLED
+        elif before == MobileGame.Status.ANNULLED:
+            game.status = MobileGame.Status.OPEN  # store() sets it from the value
+        value = state.load(game)
+        state.store(game, value)
+        if annul:
+            # Out of play: the sweeper has nothing more to do for it, and no list shows it on move.
+            game.next_due, game.on_move, game.on_move_since = None, "", None
+        game.save(update_fields=SAVED_FIELDS)
+        replies = [
+            _outbound(game, machine.Outbound(color, notice[0], at, notice[1])) for color in (Color.WHITE, Color.BLACK)
+        ]
+        Transmission.objects.bulk_create(replies)
+        moment = game.finished_at or value.finished_at
+        _after_commit(replies, [(game, moment)] if moment and game.status != before else [])
+    return game

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
 from federation.roles import is_federation_admin
-from play import state
+from play import crosstable, state
 from play.desk import services as desk
 from play.models import Decision, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
@@ -187,3 +187,70 @@ def appealable(game: MobileGame, player, now: datetime.datetime) -> list[Decisio
         return []
     mine = Q(game=game) | Q(game__isnull=True, player=player, event_id=game.event_id)
     return list(Decision.objects.filter(mine, appealable_until__gte=now).order_by("-at", "-pk"))
+
+
+# --- withdrawal preview --------------------------------------------------------------------------
+
+
+def withdrawal_preview(event: MobileEvent, plan: list[dict]) -> dict:
+    """What a withdrawal plan changes, before the TD confirms it: each player's place and points
+    in the crosstable before and after, and each affected player's Mchess rating with the change
+    estimated at today's ratings (an annulled rated game gives back what it gave; a game newly
+    scored is rated by the Mchess formula with the event's W). The re-rating itself replays the
+    timeline from the earliest changed moment, so later games may move the figures a little."""
+    from ratings.engines.mchess import game_change
+    from ratings.models import PlayerRating, RatingChange
+
+    players = [entry.player for entry in event.entries.select_related("player").order_by("pk")]
+    games = list(event.games.defer("state").order_by("pk"))
+    steps = {step["game"].pk: step for step in plan}
+    after = []
+    for game in games:
+        step = steps.get(game.pk)
+        if step is None:
+            after.append(game)
+        elif step["annul"]:
+            after.append(_Row(game.pk, game.white_id, game.black_id, game.result, "annulled", game.plies))
+        else:
+            after.append(_Row(game.pk, game.white_id, game.black_id, step["result"], "finished", game.plies))
+    before_table = crosstable.build(players, games)
+    after_table = crosstable.build(players, after)
+    places = {row.player.pk: row for row in before_table["rows"]}
+    table = [{"player": row.player, "before": places[row.player.pk], "after": row} for row in after_table["standings"]]
+    touched = {pid for game in (steps[pk]["game"] for pk in steps) for pid in (game.white_id, game.black_id)}
+    current = {r.player_id: r.rating or 0 for r in PlayerRating.objects.filter(system="mchess", player_id__in=touched)}
+    change = dict.fromkeys(touched, 0)
+    annulled = [pk for pk, step in steps.items() if step["annul"]]
+    for rating_change in RatingChange.objects.filter(mobile_game_id__in=annulled, system="mchess"):
+        # A newcomer's first change starts from no rating: 0 on the Mchess scale.
+        change[rating_change.player_id] -= (rating_change.rating_after or 0) - (rating_change.rating_before or 0)
+    for step in steps.values():
+        game = step["game"]
+        if step["annul"] or game.plies < 2:
+            continue  # not rated: a move of each player is needed (Rating)
+        white, black = current.get(game.white_id, 0), current.get(game.black_id, 0)
+        white_points = crosstable.points_of(step["result"], True)
+        if white >= black:
+            gained = game_change(game.weight, white, black, int((1 - white_points) * 2))
+            change[game.black_id] += gained
+            change[game.white_id] -= gained
+        else:
+            gained = game_change(game.weight, black, white, int(white_points * 2))
+            change[game.white_id] += gained
+            change[game.black_id] -= gained
+    names = {p.pk: p for p in players}
+    ratings = [
+        {"player": names[pid], "now": current.get(pid, 0), "change": change[pid],
+         "after": min(max(current.get(pid, 0) + change[pid], 0), 20_000)}
+        for pid in sorted(touched, key=lambda pid: names[pid].full_name)
+    ]  # fmt: skip
+    moments = [steps[pk]["game"].finished_at for pk in annulled if steps[pk]["game"].finished_at]
+    return {"table": table, "ratings": ratings, "earliest": min(moments) if moments else None}
+
+
+class _Row:
+    """A game as the crosstable reads it, with the result a plan gives it."""
+
+    def __init__(self, pk, white_id, black_id, result, status, plies):
+        self.pk, self.white_id, self.black_id = pk, white_id, black_id
+        self.result, self.status, self.plies = result, status, plies

@@ -84,6 +84,13 @@ def describe(decision: Decision) -> str:
         return f"game #{decision.game.code} scored {decision.result}"
     if kind == Decision.Kind.DISQUALIFY:
         return f"{who}disqualified; his unfinished games are scored as losses"
+    if kind == Decision.Kind.WITHDRAW:
+        what = {
+            "annul": "all his games are annulled",
+            "adjudicate": "his unfinished games are adjudicated",
+            "losses": "his unfinished games are scored as losses",
+        }
+        return f"{who}withdrawn; {what.get(decision.result, decision.result)}"
     return f"ruling{where}"
 
 
@@ -110,6 +117,11 @@ def _games_of(event: MobileEvent, player, *, open_only: bool) -> list[MobileGame
     if open_only:
         games = games.filter(status=MobileGame.Status.OPEN)
     return list(games.select_related("white", "black").order_by("pk"))
+
+
+def player_games(event: MobileEvent, player) -> list[MobileGame]:
+    """The player's games in the event, annulled ones aside (for the withdrawal form)."""
+    return _games_of(event, player, open_only=False)
 
 
 def _audit(decision: Decision, by, action: str, summary: str, reason: str) -> None:
@@ -288,9 +300,14 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
             for effect in decision.effects:
                 action = _undo(decision, effect)
                 target = games[effect["game"]]
-                services.game_rule(
-                    game=target, action=action, text=reasons, by=by, at=at, notice=("appeal ruling", data)
-                )
+                if action["action"] == "restore":
+                    services.game_annul(
+                        game=target, annul=False, text=reasons, by=by, at=at, notice=("appeal ruling", data)
+                    )
+                else:
+                    services.game_rule(
+                        game=target, action=action, text=reasons, by=by, at=at, notice=("appeal ruling", data)
+                    )
                 notified.add(target.pk)
         if game.pk not in notified:
             services.game_rule(game=game, action={"action": "note"}, text=reasons, by=by, at=at,
@@ -309,7 +326,9 @@ def _undo(decision: Decision, effect: dict) -> dict:
         return {"action": "reverse claim", "against": effect["against"], "ply": effect["ply"]}
     if kind in TIME_KINDS:
         return {"action": "adjust", "color": effect["color"], "seconds": -effect["seconds"]}
-    if kind in (Decision.Kind.SCORE, Decision.Kind.DISQUALIFY):
+    if effect.get("annulled"):
+        return {"action": "restore"}
+    if kind in (Decision.Kind.SCORE, Decision.Kind.DISQUALIFY, Decision.Kind.WITHDRAW):
         before = effect.get("before")
         if before:
             return {"action": "score", "result": before[0], "termination": before[1]}
@@ -341,3 +360,73 @@ def mark_handled(*, message: Transmission, by, note: str = "", at: datetime.date
             reason=note,
         )  # fmt: skip
     return mark
+
+
+# --- withdrawal (rule 8) -------------------------------------------------------------------------
+
+WITHDRAWAL_MODES = ("annul", "adjudicate", "losses")
+ADJUDICATED = "adjudication"
+WITHDRAWN = "withdrawal"
+
+
+def withdrawal_plan(event: MobileEvent, player, mode: str, results: dict[int, str] | None = None) -> list[dict]:
+    """What a withdrawal does to each of the player's games (annulled ones aside): `annul` takes
+    every one out of the table and the ratings; `adjudicate` gives each unfinished one the result
+    the TD entered (`results`, by game id); `losses` scores each unfinished one as his loss.
+    Refused with the reason when the mode or an adjudication is missing."""
+    if mode not in WITHDRAWAL_MODES:
+        raise DeskError("choose: annul all his games, adjudicate the unfinished ones, or score them as losses")
+    if not event.entries.filter(player=player).exists():
+        raise DeskError(f"{player.full_name} does not play in {event.name}")
+    results = results or {}
+    plan = []
+    for game in _games_of(event, player, open_only=False):
+        unfinished = game.status == MobileGame.Status.OPEN
+        if mode == "annul":
+            plan.append({"game": game, "annul": True, "result": None})
+        elif unfinished and mode == "losses":
+            loss = ending.BLACK_WINS if game.color_of(player.pk) == "white" else ending.WHITE_WINS
+            plan.append({"game": game, "annul": False, "result": loss, "termination": WITHDRAWN})
+        elif unfinished:
+            given = results.get(game.pk, "")
+            if given not in RESULTS:
+                raise DeskError(f"enter the result of #{game.code} (1-0, 0-1 or 1/2-1/2)")
+            plan.append({"game": game, "annul": False, "result": given, "termination": ADJUDICATED})
+    return plan
+
+
+def withdraw(
+    *, event: MobileEvent, player, mode: str, by, text: str, results: dict[int, str] | None = None,
+    at: datetime.datetime | None = None,
+) -> Decision:  # fmt: skip
+    """The TD marks a player withdrawn (rule 8; rules 1c, 5b) and applies the plan to his games:
+    each change is a ruling in the game's record, told to both players; the ratings re-rate from
+    the earliest changed finishing moment. Appealable like any decision."""
+    at = clock.whole_second(at or timezone.now())
+    text = (text or "").strip()
+    if not text:
+        raise DeskError("a decision says why")
+    plan = withdrawal_plan(event, player, mode, results)
+    _checked(event, by, [step["game"] for step in plan], None)
+    with transaction.atomic():
+        decision = Decision.objects.create(
+            event=event, player=player, kind=Decision.Kind.WITHDRAW, result=mode, text=text, by=by, at=at,
+            appealable_until=_appeal_until(at, event.norm),
+        )  # fmt: skip
+        notice = _notice(decision)
+        effects = []
+        for step in plan:
+            game = step["game"]
+            if step["annul"]:
+                services.game_annul(game=game, annul=True, text=text, by=by, at=at, notice=notice)
+                effects.append({"game": game.pk, "annulled": True})
+                continue
+            value = state.load(game)
+            before = [value.ruled.result, value.ruled.termination] if value.ruled else None
+            action = {"action": "score", "result": step["result"], "termination": step["termination"]}
+            services.game_rule(game=game, action=action, text=text, by=by, at=at, notice=notice)
+            effects.append({"game": game.pk, "before": before, "after": [step["result"], step["termination"]]})
+        decision.effects = effects
+        decision.save(update_fields=["effects"])
+        _audit(decision, by, "play.withdrawal", f"{event.code}: {describe(decision)}", text)
+    return decision

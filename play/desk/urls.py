@@ -10,6 +10,7 @@ urlpatterns: list = [
     path("desk/<int:event_id>/games/<str:code>/", views.desk_file, name="desk_file"),
     path("desk/<int:event_id>/games/<str:code>/claim/", views.desk_claim, name="desk_claim"),
     path("desk/<int:event_id>/decide/", views.desk_decide, name="desk_decide"),
+    path("desk/<int:event_id>/withdraw/", views.desk_withdraw, name="desk_withdraw"),
     path("desk/<int:event_id>/handled/", views.desk_handled, name="desk_handled"),
     path("desk/decisions/<int:pk>/", views.decision_page, name="desk_decision"),
     path("desk/decisions/<int:pk>/rule/", views.decision_rule, name="desk_appeal_rule"),

@@ -228,3 +228,50 @@ def game_appeal(request, code: str):
         )  # fmt: skip
     messages.success(request, _("Your appeal reached the Appeals Commission chairman."))
     return redirect(f"{game.get_absolute_url()}#decisions")
+
+
+def _withdrawal_input(data, event):
+    """The player, mode, adjudicated results and reason of a withdrawal form (GET or POST)."""
+    player = next((p for p in _players(event) if str(p.pk) == data.get("player", "")), None)
+    results = {}
+    for key, value in data.items():
+        if key.startswith("result_") and key[7:].isdigit() and value:
+            results[int(key[7:])] = value
+    return player, data.get("mode", ""), results, data.get("text", "")
+
+
+@login_required
+def desk_withdraw(request, event_id: int):
+    """Withdrawal (rule 8): the TD picks the player and what happens to his games, sees what the
+    crosstable and each affected player's Mchess rating would become, then confirms."""
+    event = _viewable(request, event_id)
+    if not services.may_decide(request.user, event):
+        raise PermissionDenied
+    source = request.POST if request.method == "POST" else request.GET
+    player, mode, results, text = _withdrawal_input(source, event)
+    context = {"event": event, "players": _players(event), "player": player, "mode": mode, "results": results,
+               "text": text, "modes": services.WITHDRAWAL_MODES}  # fmt: skip
+    if player is not None:
+        context["games"] = [
+            {"game": g, "unfinished": g.status == MobileGame.Status.OPEN, "given": results.get(g.pk, "")}
+            for g in services.player_games(event, player)
+        ]
+    if player is not None and mode:
+        try:
+            plan = services.withdrawal_plan(event, player, mode, results)
+        except services.DeskError as error:
+            context["problem"] = str(error)
+        else:
+            context["preview"] = selectors.withdrawal_preview(event, plan)
+            context["plan"] = plan
+            if request.method == "POST":
+                try:
+                    decision = services.withdraw(
+                        event=event, player=player, mode=mode, by=request.user, text=text, results=results
+                    )
+                except (play_services.PlayError, ValueError) as error:
+                    context["problem"] = str(error)
+                else:
+                    messages.success(request, _("Decision recorded: %(what)s.") % {"what": services.describe(decision)})
+                    return redirect("play:desk_decision", decision.pk)
+    return render(request, "play/desk_withdraw.html", context)
