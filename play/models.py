@@ -354,3 +354,26 @@ class DeskMark(models.Model):
 
     def __str__(self) -> str:
         return f"handled {self.message_id}"
+
+
+class Enquiry(models.Model):
+    """The TD's question to a player with a deadline (rule 5b), sent on the channel of one of his
+    games. Any message of his in the event's games after it answers it; one unanswered at its
+    deadline is flagged on the desk, and the TD may deem him withdrawn (rule 8)."""
+
+    event = models.ForeignKey(MobileEvent, models.PROTECT, related_name="enquiries")
+    player = models.ForeignKey("players.Player", models.PROTECT, related_name="+")
+    game = models.ForeignKey(MobileGame, models.PROTECT, related_name="+")  # the game it was sent on
+    text = models.TextField(_("question"))
+    deadline = models.DateTimeField(_("answer by"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)  # handled by the TD (answered, or acted on)
+
+    class Meta:
+        ordering = ("deadline", "pk")
+        verbose_name = _("enquiry")
+        verbose_name_plural = _("enquiries")
+
+    def __str__(self) -> str:
+        return f"enquiry to {self.player} by {self.deadline:%Y-%m-%d %H:%M}"

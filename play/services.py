@@ -510,3 +510,14 @@ def game_annul(
         moment = game.finished_at or value.finished_at
         _after_commit(replies, [(game, moment)] if moment and game.status != before else [])
     return game
+
+
+def player_notify(*, game: MobileGame, color: str, kind: str, data: dict, at: datetime.datetime) -> Transmission:
+    """A message from the TD to one player of a game (an enquiry, rule 5b) on his channel, kept in
+    the game's record and delivered on commit."""
+    with transaction.atomic():
+        game = MobileGame.objects.select_related("white", "black").get(pk=game.pk)
+        row = _outbound(game, machine.Outbound(color, kind, at, data))
+        row.save()
+        _after_commit([row], [])
+    return row

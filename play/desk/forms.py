@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -52,3 +54,22 @@ class HandledForm(forms.Form):
 class AppealForm(forms.Form):
     color = forms.ChoiceField(choices=SIDES, required=False, widget=forms.HiddenInput)
     text = forms.CharField(label=_("Your appeal"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class EnquiryForm(forms.Form):
+    player = forms.ChoiceField(label=_("Player"))
+    text = forms.CharField(label=_("Question"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2}))
+    deadline = forms.CharField(label=_("Answer by (UTC)"), max_length=40, help_text=_("e.g. 2026-05-03 18:00"))
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(str(p.pk), p.full_name) for p in players]
+
+    def clean_deadline(self):
+        """UTC unless an offset is written (the rules count in UTC, not in the site's zone)."""
+        text = self.cleaned_data["deadline"].strip()
+        try:
+            moment = datetime.datetime.fromisoformat(text.replace(" ", "T", 1))
+        except ValueError:
+            raise forms.ValidationError(_("Write the moment as 2026-05-03 18:00.")) from None
+        return moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)

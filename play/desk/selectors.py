@@ -12,6 +12,7 @@ import datetime
 
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from federation.roles import is_federation_admin
 from play import crosstable, state
@@ -47,11 +48,12 @@ def _label(ply: int) -> str:
     return f"{number}." if clock.color_of_ply(ply) == clock.WHITE else f"{number}…"
 
 
-def queue(event: MobileEvent, user) -> dict:
+def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dict:
     """What waits on the desk, oldest first: undecided time claims (an open one with its protest
     deadline), DISPUTE, DELAY and FAILURE notices and protests without a claim not yet handled,
-    and appeals waiting for the chairman. Each item says who acts on it (`actor`: the TD, or the
-    chairman for the TD's own games and for appeals) and whether the user may (`mine`)."""
+    appeals waiting for the chairman, and open enquiries (answered, waiting or overdue). Each item
+    says who acts on it (`actor`: the TD, or the chairman for the TD's own games and for appeals)
+    and whether the user may (`mine`)."""
     own = desk.td_player_ids(event)
     items = []
     claim_games = (
@@ -105,8 +107,32 @@ def queue(event: MobileEvent, user) -> dict:
             item["actor"] = desk.decider_of(event, game, own)
         item["mine"] = item["actor"] == user.pk
         items.append(item)
+    items.extend(_enquiries(event, user, now or timezone.now()))
     items.sort(key=lambda item: item["at"])
     return {"items": items, "decisions": list(reversed(decisions)), "own": own}
+
+
+def _enquiries(event: MobileEvent, user, now: datetime.datetime) -> list[dict]:
+    """Open enquiries (rule 5b): answered by any message of the player in the event's games after
+    it, overdue when unanswered at the deadline. Two queries whatever their number."""
+    open_ = list(event.enquiries.filter(closed_at__isnull=True).select_related("player", "game"))
+    if not open_:
+        return []
+    first = min(e.at for e in open_)
+    heard = Transmission.objects.filter(
+        game__event=event, direction=Transmission.Direction.IN, player_id__in={e.player_id for e in open_}, at__gt=first
+    ).values_list("player_id", "at", "text")
+    heard = sorted(heard, key=lambda row: row[1])
+    items = []
+    for enquiry in open_:
+        answer = next(((at, text) for pid, at, text in heard if pid == enquiry.player_id and at > enquiry.at), None)
+        items.append({
+            "kind": "enquiry", "at": enquiry.at, "deadline": enquiry.deadline, "game": enquiry.game,
+            "player": enquiry.player, "text": enquiry.text, "enquiry": enquiry, "answer": answer,
+            "overdue": answer is None and now > enquiry.deadline, "actor": event.td_id,
+            "mine": event.td_id == user.pk,
+        })  # fmt: skip
+    return items
 
 
 def appealed(row: Transmission, decisions: list[Decision]) -> Decision | None:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from federation import audit
 from play import services, state
-from play.models import Appeal, Decision, DeskMark, MobileEvent, MobileGame, Transmission
+from play.models import Appeal, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules.outbound import iso
 from players.models import PlayerLink
@@ -430,3 +430,47 @@ def withdraw(
         decision.save(update_fields=["effects"])
         _audit(decision, by, "play.withdrawal", f"{event.code}: {describe(decision)}", text)
     return decision
+
+
+# --- enquiries (rule 5b) -------------------------------------------------------------------------
+
+
+def enquiry_send(
+    *, event: MobileEvent, player, text: str, deadline: datetime.datetime, by, at: datetime.datetime | None = None
+) -> Enquiry:
+    """The TD asks a player a question with a deadline (rule 5b), on the channel of his latest
+    unfinished game in the event (his latest game if none is unfinished)."""
+    at = clock.whole_second(at or timezone.now())
+    text = (text or "").strip()
+    if not text:
+        raise DeskError("write the question")
+    if timezone.is_naive(deadline) or deadline <= at:
+        raise DeskError("the deadline must be a moment after now")
+    games = _games_of(event, player, open_only=False)
+    if not games:
+        raise DeskError(f"{player.full_name} has no game in {event.name}")
+    game = max(games, key=lambda g: (g.status == MobileGame.Status.OPEN, g.pk))
+    _checked(event, by, [game], None)
+    with transaction.atomic():
+        enquiry = Enquiry.objects.create(
+            event=event, player=player, game=game, text=text, deadline=deadline, by=by, at=at
+        )
+        services.player_notify(
+            game=game, color=game.color_of(player.pk), kind="enquiry",
+            data={"text": text, "deadline": iso(deadline)}, at=at,
+        )  # fmt: skip
+        audit.record(actor=by, action="play.enquiry", target=enquiry, summary=f"{event.code}: enquiry to {player}",
+                     after={"deadline": iso(deadline)}, reason=text)  # fmt: skip
+    return enquiry
+
+
+def enquiry_close(*, enquiry: Enquiry, by, at: datetime.datetime | None = None) -> Enquiry:
+    """The TD closes an enquiry (answered, or acted on): it leaves the queue."""
+    if not may_decide(by, enquiry.event, enquiry.game):
+        raise DeskError("only the event's TD closes its enquiries")
+    if enquiry.closed_at is not None:
+        raise DeskError("already closed")
+    enquiry.closed_at = at or timezone.now()
+    enquiry.save(update_fields=["closed_at"])
+    audit.record(actor=by, action="play.enquiry_closed", target=enquiry, summary=f"enquiry {enquiry.pk} closed")
+    return enquiry

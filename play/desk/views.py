@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from play import selectors as game_selectors
 from play import services as play_services
 from play.desk import selectors, services
-from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, HandledForm
+from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
 from play.models import MobileGame, Transmission
 
 
@@ -46,10 +46,12 @@ def desk_list(request):
 @login_required
 def desk_event(request, event_id: int):
     event = _viewable(request, event_id)
+    players = _players(event)
     context = {
         "event": event,
         **selectors.queue(event, request.user),
-        "form": DecisionForm(players=_players(event)),
+        "form": DecisionForm(players=players),
+        "enquiry_form": EnquiryForm(players=players),
         "is_td": request.user.pk == event.td_id,
         "is_chair": request.user.pk == event.appeals_chair_id,
     }
@@ -203,20 +205,40 @@ def decision_rule(request, pk: int):
     return redirect("play:desk_decision", decision.pk)
 
 
+def _player_text(request, code: str):
+    """The game, the side the account plays in it and the form's text (one line, as by SMS)."""
+    game = game_selectors.game_by_code(code)
+    colors = game_selectors.colors_of(request.user, game)
+    form = AppealForm(request.POST)
+    if not colors or not form.is_valid() or game.event_id is None:
+        raise PermissionDenied(_("You do not play in this game, or the form was empty."))
+    color = form.cleaned_data["color"] or colors[0]
+    if color not in colors:
+        raise PermissionDenied(_("You do not play this side of this game."))
+    return game, color, " ".join(form.cleaned_data["text"].split())
+
+
+@login_required
+@require_POST
+def game_dispute(request, code: str):
+    """The game page's dispute (rule 5d): sent as `DISPUTE text` on the web channel, so it is in
+    the record and on the TD's desk as one sent by SMS would be."""
+    game, color, text = _player_text(request, code)
+    play_services.message_receive(
+        channel="web", sender=str(game.player_of(color).federation_id), text="DISPUTE " + text,
+        arrival=timezone.now(), game_code=game.code,
+    )  # fmt: skip
+    messages.success(request, _("Your dispute reached the TD."))
+    return redirect(f"{game.get_absolute_url()}#decisions")
+
+
 @login_required
 @require_POST
 def game_appeal(request, code: str):
     """The game page's appeal: sent as an `APPEAL text` message on the web channel, as it would
     come by SMS, so every appeal is in the game's record. Refused when no decision on the game
     (or on him in all his games) is still open to appeal."""
-    game = game_selectors.game_by_code(code)
-    colors = game_selectors.colors_of(request.user, game)
-    form = AppealForm(request.POST)
-    if not colors or not form.is_valid():
-        raise PermissionDenied(_("You do not play in this game, or the form was empty."))
-    color = form.cleaned_data["color"] or colors[0]
-    if color not in colors:
-        raise PermissionDenied(_("You do not play this side of this game."))
+    game, color, text = _player_text(request, code)
     now = timezone.now()
     if not selectors.appealable(game, game.player_of(color), now):
         messages.error(request, _("No decision on this game can be appealed any more (one day after it reached you)."))
@@ -224,7 +246,7 @@ def game_appeal(request, code: str):
     with transaction.atomic():
         play_services.message_receive(
             channel="web", sender=str(game.player_of(color).federation_id),
-            text="APPEAL " + form.cleaned_data["text"].replace("\n", " "), arrival=now, game_code=game.code,
+            text="APPEAL " + text, arrival=now, game_code=game.code,
         )  # fmt: skip
     messages.success(request, _("Your appeal reached the Appeals Commission chairman."))
     return redirect(f"{game.get_absolute_url()}#decisions")
@@ -275,3 +297,38 @@ def desk_withdraw(request, event_id: int):
                     messages.success(request, _("Decision recorded: %(what)s.") % {"what": services.describe(decision)})
                     return redirect("play:desk_decision", decision.pk)
     return render(request, "play/desk_withdraw.html", context)
+
+
+@login_required
+@require_POST
+def desk_enquiry(request, event_id: int):
+    """The TD sends a player a question with a deadline (rule 5b)."""
+    event = _viewable(request, event_id)
+    form = EnquiryForm(request.POST, players=_players(event))
+    if not form.is_valid():
+        problems = "; ".join(f"{form.fields[k].label or k}: {' '.join(v)}" for k, v in form.errors.items())
+        messages.error(request, _("The enquiry was not sent: %(problems)s") % {"problems": problems})
+        return redirect("play:desk", event.pk)
+    player = next(p for p in _players(event) if str(p.pk) == form.cleaned_data["player"])
+    deadline = form.cleaned_data["deadline"]
+    try:
+        services.enquiry_send(
+            event=event, player=player, text=form.cleaned_data["text"], deadline=deadline, by=request.user
+        )
+    except services.DeskError as error:
+        messages.error(request, _("The enquiry was not sent: %(problems)s") % {"problems": error})
+    else:
+        messages.success(request, _("The enquiry was sent."))
+    return redirect("play:desk", event.pk)
+
+
+@login_required
+@require_POST
+def desk_enquiry_close(request, event_id: int, pk: int):
+    event = _viewable(request, event_id)
+    enquiry = get_object_or_404(event.enquiries.select_related("event", "game"), pk=pk)
+    try:
+        services.enquiry_close(enquiry=enquiry, by=request.user)
+    except services.DeskError as error:
+        messages.error(request, _("Not closed: %(reason)s") % {"reason": error})
+    return redirect("play:desk", event.pk)

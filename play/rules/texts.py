@@ -116,6 +116,10 @@ def render(kind: str, data: dict) -> str:
             else ""
         )
         return f"TD decision: {data['what']}. Why: {data['why']}.{until}"
+    if kind == "enquiry":
+        return (
+            f"The TD asks: {data['text']} Answer with any message (STATUS will do) by {clock_time(data['deadline'])}."
+        )
     if kind == "appeal ruling":
         verdict = "reversed" if data["reversed"] else "upheld"
         what, why = data["what"], data["why"]

@@ -1,5 +1,5 @@
-"""The game page's decisions section: the TD decisions on the game, and the appeal form for its
-players while one of them is open to appeal (rule 10c)."""
+"""The game page's section for the TD: the decisions on the game, a dispute form for its players
+(rule 5d) and the appeal form while a decision is open to appeal (rule 10c)."""
 
 from django import template
 from django.utils import timezone
@@ -16,7 +16,8 @@ register = template.Library()
 def game_decisions(context, game):
     user = context["request"].user
     rows = list(Decision.objects.filter(game=game).select_related("game", "player").order_by("at", "pk"))
-    colors = game_selectors.colors_of(user, game) if rows and user.is_authenticated else ()
+    # The players' forms (a dispute always, an appeal while a decision is open to it).
+    colors = game_selectors.colors_of(user, game) if user.is_authenticated and game.event_id else ()
     now = timezone.now()
     return {
         "game": game,

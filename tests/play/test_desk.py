@@ -50,8 +50,9 @@ def test_the_queue_reads_a_fixed_number_of_queries(client, cast, event, proteste
     url = reverse("play:desk", args=[event.pk])
     client.get(url)
     # session and user, the event, the staff test, the TD's players, the claim games, the
-    # decisions, the notices, the players for the decision form, the menu's two permission reads.
-    with django_assert_max_num_queries(11):
+    # decisions, the notices, the open enquiries, the players for the forms, the menu's two
+    # permission reads.
+    with django_assert_max_num_queries(12):
         assert client.get(url).status_code == 200
     bigger = make_event(cast["td"], 5, code="big", start=event.start, appeals_chair=cast["chair"])
     from play import services
@@ -60,7 +61,7 @@ def test_the_queue_reads_a_fixed_number_of_queries(client, cast, event, proteste
     for game in bigger.games.select_related("white", "black"):
         send(game, "white", "PROTEST no", later(100))
         send(game, "black", "DISPUTE yes", later(200))
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(12):
         html = client.get(reverse("play:desk", args=[bigger.pk])).content.decode()
     assert html.count('class="desk-item desk-claim') == 10 and html.count("desk-dispute") == 10
 
@@ -228,3 +229,23 @@ def test_the_selector_lists_events_directed_or_chaired(cast, event):
     assert list(selectors.events_for(cast["td"])) == [event]
     assert list(selectors.events_for(cast["chair"])) == [event]
     assert set(selectors.events_for(cast["staff"])) == {event, other}
+
+
+def test_a_player_reports_a_dispute_from_the_game_page(client, cast, event):
+    from tests.play.desk_helpers import link
+
+    game = event.games.select_related("white", "black").get()
+    link(cast["player"], game.black)
+    client.force_login(cast["player"])
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="dispute-form"' in page and 'id="appeal-form"' not in page
+    response = client.post(
+        reverse("play:game_dispute", args=[game.code]), {"text": "his move\narrived twice"}, follow=True
+    )
+    assert "Your dispute reached the TD." in response.content.decode()
+    inbound = Transmission.objects.get(game=game, direction="in")
+    assert (inbound.channel, inbound.kind, inbound.text) == ("web", "dispute", "DISPUTE his move arrived twice")
+    html = queue_html(client, cast["td"], event)
+    assert "desk-dispute" in html and "his move arrived twice" in html
+    client.force_login(cast["other_td"])
+    assert client.post(reverse("play:game_dispute", args=[game.code]), {"text": "x"}).status_code == 403
