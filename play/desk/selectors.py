@@ -280,3 +280,36 @@ class _Row:
     def __init__(self, pk, white_id, black_id, result, status, plies):
         self.pk, self.white_id, self.black_id = pk, white_id, black_id
         self.result, self.status, self.plies = result, status, plies
+
+
+# --- sanctions -----------------------------------------------------------------------------------
+
+
+def sanctions(limit: int = 500) -> list[dict]:
+    """The federation-wide sanction list (as ICCF keeps one): players who lost a game on time
+    (a claim conceded or upheld) or were disqualified (and not reinstated on appeal), newest
+    first, with the date, the game or event and the decision's reason; two queries."""
+    rows = []
+    lost = (
+        MobileGame.objects.filter(status=MobileGame.Status.FINISHED, termination=ending.TIME)
+        .exclude(result=ending.DRAWN)
+        .select_related("white", "black", "event")
+        .defer("state")
+        .order_by("-finished_at", "-pk")[:limit]
+    )
+    for game in lost:
+        loser = game.white if game.result == ending.BLACK_WINS else game.black
+        rows.append({"player": loser, "at": game.finished_at, "what": "time", "game": game, "event": game.event})
+    disqualified = (
+        Decision.objects.filter(kind=Decision.Kind.DISQUALIFY)
+        .exclude(appeals__reversed=True)  # reversed on appeal: no sanction
+        .select_related("player", "event")
+        .order_by("-at", "-pk")[:limit]
+    )
+    for decision in disqualified:
+        rows.append({
+            "player": decision.player, "at": decision.at, "what": "disqualified", "event": decision.event,
+            "decision": decision,
+        })  # fmt: skip
+    rows.sort(key=lambda row: row["at"], reverse=True)
+    return rows[:limit]

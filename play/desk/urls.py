@@ -6,6 +6,7 @@ from play.desk import views
 
 urlpatterns: list = [
     path("desk/", views.desk_list, name="desk_list"),
+    path("desk/sanctions/", views.desk_sanctions, name="desk_sanctions"),
     path("desk/<int:event_id>/", views.desk_event, name="desk"),
     path("desk/<int:event_id>/games/<str:code>/", views.desk_file, name="desk_file"),
     path("desk/<int:event_id>/games/<str:code>/claim/", views.desk_claim, name="desk_claim"),

@@ -44,6 +44,14 @@ def desk_list(request):
 
 
 @login_required
+def desk_sanctions(request):
+    """The sanction list, for whoever directs or chairs an event, and for staff."""
+    if not (selectors.oversees(request.user) or selectors.events_for(request.user).exists()):
+        raise PermissionDenied
+    return render(request, "play/desk_sanctions.html", {"rows": selectors.sanctions()})
+
+
+@login_required
 def desk_event(request, event_id: int):
     event = _viewable(request, event_id)
     players = _players(event)

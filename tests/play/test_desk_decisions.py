@@ -155,3 +155,18 @@ def test_the_td_decides_from_the_desk_form_on_a_delay_and_the_item_is_handled(cl
         follow=True,
     )
     assert "No game #NOPE in this event." in refused.content.decode()
+
+
+def test_the_sanction_list_names_time_losses_and_disqualifications(client, cast, three, event, protested):
+    hero = three.entries.order_by("pk")[0].player
+    desk.decision_make(event=three, kind="disqualify", by=cast["td"], player=hero, text="abandoned", at=AT)
+    desk.claim_rule(event=event, game=protested, against="white", ply=1, upheld=True, by=cast["td"], text="no evidence")
+    for who, status in (("player", 403), ("other_td", 403), ("td", 200), ("staff", 200)):
+        client.force_login(cast[who])
+        response = client.get(reverse("play:desk_sanctions"))
+        assert response.status_code == status
+    html = response.content.decode()
+    table = html[html.index('id="sanctions"') :]
+    assert protested.white.full_name in table and "lost on time" in table
+    assert hero.full_name in table and "disqualified" in table and "abandoned" in table
+    assert protested.black.full_name not in table
