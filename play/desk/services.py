@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
+from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -124,6 +126,39 @@ def player_games(event: MobileEvent, player) -> list[MobileGame]:
     return _games_of(event, player, open_only=False)
 
 
+def _mail_players(player_ids: set[int], subject: str, body: str) -> None:
+    """The decision by e-mail too, after commit, to every account confirmed to play as one of the
+    players (a parent for his child); no address, no mail. A failed mail does not undo it."""
+    emails = sorted(
+        set(
+            PlayerLink.objects.filter(player_id__in=player_ids, status=PlayerLink.Status.CONFIRMED)
+            .exclude(user__email="")
+            .values_list("user__email", flat=True)
+        )
+    )
+    if emails:
+        transaction.on_commit(lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, emails, fail_silently=True))
+
+
+def _involved(decision: Decision) -> set[int]:
+    ids = set(
+        MobileGame.objects.filter(pk__in=[e["game"] for e in decision.effects] + [decision.game_id or 0])
+        .values_list("white_id", "black_id")
+        .distinct()
+        .order_by()
+    )
+    found = {pid for pair in ids for pid in pair}
+    if decision.player_id:
+        found.add(decision.player_id)
+    return found
+
+
+def _mail_decision(decision: Decision) -> None:
+    body = f"{decision.event.name}: {describe(decision)}.\nWhy: {decision.text}\n"
+    body += f"You may appeal until {decision.appealable_until:%Y-%m-%d %H:%M:%S} UTC (APPEAL text, or the game page)."
+    _mail_players(_involved(decision), f"TD decision: {describe(decision)}", body)
+
+
 def _audit(decision: Decision, by, action: str, summary: str, reason: str) -> None:
     audit.record(
         actor=by,
@@ -205,6 +240,7 @@ def decision_make(
         if answers is not None:
             DeskMark.objects.get_or_create(message=answers, defaults={"by": by, "at": at, "note": describe(decision)})
         _audit(decision, by, "play.decision", f"{event.code}: {describe(decision)}", text)
+        _mail_decision(decision)
     return decision
 
 
@@ -260,6 +296,7 @@ def claim_rule(
         )  # fmt: skip
         services.game_rule(game=game, action={"action": "note"}, text=text, by=by, at=at, notice=_notice(decision))
         _audit(decision, by, "play.claim_decision", f"#{game.code}: {describe(decision)}", text)
+        _mail_decision(decision)
     return decision
 
 
@@ -317,6 +354,13 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
             summary=f"{event.code}: appeal of {describe(decision)} {'reversed' if reverse else 'upheld'}",
             after={"decision": decision.pk, "reversed": reverse}, reason=reasons,
         )  # fmt: skip
+        verdict = "reversed" if reverse else "upheld"
+        _mail_players(
+            _involved(decision) | {game.white_id, game.black_id},
+            f"Appeal ruled: the TD decision is {verdict}",
+            f"{event.name}: the TD decision ({describe(decision)}) is {verdict}.\nReasons: {reasons}\n"
+            "This ruling is final.",
+        )
     return appeal
 
 
@@ -429,6 +473,7 @@ def withdraw(
         decision.effects = effects
         decision.save(update_fields=["effects"])
         _audit(decision, by, "play.withdrawal", f"{event.code}: {describe(decision)}", text)
+        _mail_decision(decision)
     return decision
 
 

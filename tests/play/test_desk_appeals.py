@@ -193,3 +193,24 @@ def test_the_game_page_refuses_an_appeal_when_no_decision_is_open(client, cast, 
     response = client.post(reverse("play:game_appeal", args=[protested.code]), {"text": "unfair"}, follow=True)
     assert "No decision on this game can be appealed any more" in response.content.decode()
     assert not Transmission.objects.filter(game=protested, kind="appeal").exists()
+
+
+def test_the_decision_and_the_ruling_reach_the_linked_accounts_by_e_mail(
+    cast, event, protested, mailoutbox, django_capture_on_commit_callbacks
+):
+    link(cast["player"], protested.white)
+    with django_capture_on_commit_callbacks(execute=True):
+        decision = desk.claim_rule(
+            event=event, game=protested, against="white", ply=1, upheld=True, by=cast["td"], text="no evidence",
+            at=later(10_000),
+        )  # fmt: skip
+    assert [m.to for m in mailoutbox] == [["parent@example.org"]]
+    assert mailoutbox[0].subject == "TD decision: time claim against white at ply 1 upheld"
+    assert "Why: no evidence" in mailoutbox[0].body and "You may appeal until" in mailoutbox[0].body
+    send(protested, "white", "APPEAL the network was down", later(20_000))
+    with django_capture_on_commit_callbacks(execute=True):
+        desk.appeal_rule(
+            decision=decision, message=appeal_row(protested), reverse=False, reasons="no proof", by=cast["chair"]
+        )
+    assert mailoutbox[1].subject == "Appeal ruled: the TD decision is upheld"
+    assert "Reasons: no proof" in mailoutbox[1].body and "final" in mailoutbox[1].body
