@@ -1,7 +1,8 @@
 """The TD's desk on phones (390×844): the TD opens his desk, finds the protested time claim at the
 top of the queue, reads the game's file and upholds the claim with his reason; the player appeals
 from the game page; the chairman opens the decision from his desk and reverses it; the game is in
-progress again. Every page keeps to the Content-Security-Policy and throws no JavaScript error."""
+progress again. Then the TD credits time in a game and withdraws a player with adjudication after
+the preview. Every page keeps to the Content-Security-Policy and throws no JavaScript error."""
 
 import datetime
 import io
@@ -110,3 +111,44 @@ def test_a_td_decides_a_protested_claim_and_the_chairman_reverses_it_on_appeal(b
     context.close()
     game.refresh_from_db()
     assert (game.result, game.status) == ("*", "open")
+
+
+def test_a_td_credits_time_and_withdraws_a_player_with_adjudication(browser, live_server, event):
+    from play import state
+    from players.models import Player
+
+    third = PlayerFactory(family_name="Третьяков", given_names="Пётр")
+    event.entries.create(player=third)
+    white, black = event.games.get().white, event.games.get().black
+    # Added by the TD today: in progress (the event's own game has a claim since two days).
+    extra = services.game_create(white=third, black=white, start=timezone.now(), event=event)
+    services.game_create(white=black, black=third, start=timezone.now(), event=event)
+    context, td = phone(browser, live_server, "director", f"/play/desk/{event.pk}/games/{extra.code}/")
+    form = td.locator("#decide form")
+    form.locator("select[name=kind]").select_option("credit")
+    form.locator("select[name=player]").select_option(str(third.pk))
+    form.locator("input[name=minutes]").fill("30")
+    form.locator("textarea[name=text]").fill("declared DELAY 30 accepted")
+    form.get_by_role("button", name="Record and send to the players").click()
+    td.wait_for_selector(f"text=credited 0:30:00 in #{extra.code}")
+    extra.refresh_from_db()
+    assert state.load(extra).clock.total("white") == -1800
+
+    td.goto(f"{live_server.url}/play/desk/{event.pk}/")
+    td.click("#desk-withdraw")
+    td.select_option("#w-player", str(third.pk))
+    td.check("input[name=mode][value=adjudicate]")
+    td.fill("#w-text", "left the event")
+    td.get_by_role("button", name="Show what changes").click()
+    assert "enter the result of #" in td.locator("#withdraw-problem").inner_text()
+    for select in td.locator("#withdraw-games select").all():
+        select.select_option("1/2-1/2")
+    td.get_by_role("button", name="Show what changes").click()
+    assert Player.objects.get(pk=third.pk).full_name in td.locator("#preview-table").inner_text()
+    assert td.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    td.get_by_role("button", name="Confirm the withdrawal").click()
+    td.wait_for_selector("text=withdrawn; his unfinished games are adjudicated")
+    assert not td.console_problems, td.console_problems
+    context.close()
+    for game in event.games.filter(white=third) | event.games.filter(black=third):
+        assert (game.result, game.termination) == ("1/2-1/2", "adjudication")
