@@ -249,3 +249,20 @@ def test_a_player_reports_a_dispute_from_the_game_page(client, cast, event):
     assert "desk-dispute" in html and "his move arrived twice" in html
     client.force_login(cast["other_td"])
     assert client.post(reverse("play:game_dispute", args=[game.code]), {"text": "x"}).status_code == 403
+
+
+def test_a_failure_report_and_a_protest_without_a_claim_are_queued(client, cast, event):
+    game = event.games.select_related("white", "black").get()
+    assert send(game, "white", "FAILURE my phone broke", later(-7200)).applied == "failure"
+    assert send(game, "black", "PROTEST he is slow", later(-3600)).applied == "no claim"
+    html = queue_html(client, cast["td"], event)
+    failure = html.index("desk-item desk-failure")
+    protest = html.index("desk-item desk-protest")
+    assert failure < protest
+    assert "Failure report" in html[failure:protest] and "my phone broke" in html[failure:protest]
+    assert "Protest without a claim" in html[protest:] and "he is slow" in html[protest:]
+
+
+def test_the_desk_warns_when_no_chairman_is_named(client, cast):
+    lonely = make_event(cast["td"], 2, code="lonely", name="Lonely")
+    assert 'id="no-chair"' in queue_html(client, cast["td"], lonely)
