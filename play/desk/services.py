@@ -323,7 +323,7 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
     if not decision.at <= message.at <= decision.appealable_until:
         raise DeskError("the appeal did not arrive within the window of that decision")
     game = message.game
-    if decision.game_id and decision.game_id != game.pk:
+    if game.event_id != decision.event_id or (decision.game_id and decision.game_id != game.pk):
         raise DeskError("the appeal is from another game than the decision's")
     appellant = game.player_of(message.data.get("from"))
     data = {"what": describe(decision), "why": reasons, "reversed": reverse}

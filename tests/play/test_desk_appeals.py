@@ -214,3 +214,15 @@ def test_the_decision_and_the_ruling_reach_the_linked_accounts_by_e_mail(
         )
     assert mailoutbox[1].subject == "Appeal ruled: the TD decision is upheld"
     assert "Reasons: no proof" in mailoutbox[1].body and "final" in mailoutbox[1].body
+
+
+def test_an_appeal_from_another_game_is_refused(cast, event, protested, upheld):
+    from tests.play.events_helpers import make_event
+
+    other = make_event(cast["other_td"], 2, code="other", name="Other", start=event.start, appeals_chair=cast["chair"])
+    game = other.games.select_related("white", "black").get()
+    send(game, "white", "APPEAL not mine", later(20_000))
+    with pytest.raises(desk.DeskError, match="from another game"):
+        desk.appeal_rule(decision=upheld, message=appeal_row(game), reverse=True, reasons="x", by=cast["chair"])
+    protested.refresh_from_db()
+    assert protested.result == "0-1" and not Appeal.objects.exists()
