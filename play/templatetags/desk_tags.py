@@ -2,6 +2,7 @@
 (rule 5d) and the appeal form while a decision is open to appeal (rule 10c)."""
 
 from django import template
+from django.db.models import Q
 from django.utils import timezone
 
 from play import selectors as game_selectors
@@ -15,7 +16,11 @@ register = template.Library()
 @register.inclusion_tag("play/game_decisions.html", takes_context=True)
 def game_decisions(context, game):
     user = context["request"].user
-    rows = list(Decision.objects.filter(game=game).select_related("game", "player").order_by("at", "pk"))
+    # The game's own decisions, and those on one of its players in all his games of the event.
+    mine = Q(game=game)
+    if game.event_id:
+        mine |= Q(game__isnull=True, event_id=game.event_id, player_id__in=(game.white_id, game.black_id))
+    rows = list(Decision.objects.filter(mine).select_related("game", "player").order_by("at", "pk"))
     # The players' forms (a dispute always, an appeal while a decision is open to it).
     colors = game_selectors.colors_of(user, game) if user.is_authenticated and game.event_id else ()
     now = timezone.now()

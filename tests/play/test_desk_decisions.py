@@ -170,3 +170,17 @@ def test_the_sanction_list_names_time_losses_and_disqualifications(client, cast,
     assert protested.white.full_name in table and "lost on time" in table
     assert hero.full_name in table and "disqualified" in table and "abandoned" in table
     assert protested.black.full_name not in table
+
+
+def test_the_game_page_shows_a_decision_on_a_player_in_all_his_games(client, cast, three):
+    from tests.play.desk_helpers import link
+
+    hero = three.entries.order_by("pk")[0].player
+    link(cast["player"], hero)
+    desk.decision_make(
+        event=three, kind="charge", by=cast["td"], player=hero, seconds=60, all_games=True, text="rude messages"
+    )
+    client.force_login(cast["player"])
+    for game in games_of(three, hero):
+        html = client.get(game.get_absolute_url()).content.decode()
+        assert f"{hero.full_name} charged 0:01:00 in all his games" in html and 'id="appeal-form"' in html
