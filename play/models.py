@@ -370,3 +370,102 @@ class DigestSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"digest of {self.user_id} ({'on' if self.enabled else 'off'})"
+
+
+class Decision(models.Model):
+    """A decision of an event's TD (rules 3, 5, 7, 10a, 10b): who, when, what and why, sent to
+    the players and open to appeal until `appealable_until` (rule 10c). What it changed in the
+    games is in their continuous records (rulings); `effects` keeps, per game, what was there
+    before, so an appeal can reverse it. Never deleted."""
+
+    class Kind(models.TextChoices):
+        CLAIM = "claim", _("time claim decided")
+        CREDIT = "credit", _("credit time")
+        CHARGE = "charge", _("charge time")
+        PENALTY = "penalty", _("penalty (time charged)")
+        SCORE = "score", _("score a game")
+        DISQUALIFY = "disqualify", _("disqualify a player")
+        WITHDRAW = "withdraw", _("withdrawal")
+        OTHER = "other", _("other ruling")
+
+    event = models.ForeignKey(MobileEvent, models.PROTECT, null=True, blank=True, related_name="decisions")
+    game = models.ForeignKey(MobileGame, models.PROTECT, null=True, blank=True, related_name="decisions")
+    player = models.ForeignKey("players.Player", models.PROTECT, null=True, blank=True, related_name="+")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    seconds = models.PositiveIntegerField(_("seconds"), null=True, blank=True)
+    all_games = models.BooleanField(_("in all his games"), default=False)
+    # A scored result; upheld / dismissed for a claim; annul / adjudicate / losses for a withdrawal.
+    result = models.CharField(_("result"), max_length=10, blank=True)
+    text = models.TextField(_("why"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("at"))
+    appealable_until = models.DateTimeField(_("appeal until"))
+    # [{"game": id, "color": ..., "before": [result, termination] | None, "against": ..., "ply": ...}]
+    effects = models.JSONField(default=list, blank=True, editable=False)
+    # The desk item it answers (a DELAY, FAILURE or DISPUTE notice), if any.
+    answers = models.ForeignKey("Transmission", models.PROTECT, null=True, blank=True, related_name="+", editable=False)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        verbose_name = _("TD decision")
+        verbose_name_plural = _("TD decisions")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Appeal(models.Model):
+    """An appeal of a TD decision (rule 10c) as the Appeals Commission chairman ruled it: the
+    player's APPEAL message (from any channel, or the game page, which sends one) is in the game's
+    record; this row is the final ruling on it."""
+
+    decision = models.ForeignKey(Decision, models.PROTECT, related_name="appeals")
+    message = models.OneToOneField(Transmission, models.PROTECT, related_name="appeal")
+    player = models.ForeignKey("players.Player", models.PROTECT, related_name="+")
+    reversed = models.BooleanField(_("decision reversed"))
+    reasons = models.TextField(_("reasons"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        verbose_name = _("appeal ruling")
+        verbose_name_plural = _("appeal rulings")
+
+    def __str__(self) -> str:
+        return f"appeal of {self.decision}: {'reversed' if self.reversed else 'upheld'}"
+
+
+class DeskMark(models.Model):
+    """An item of the TD's desk (a DELAY, FAILURE, DISPUTE or protest notice) marked handled."""
+
+    message = models.OneToOneField(Transmission, models.PROTECT, related_name="desk_mark")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    note = models.CharField(_("note"), max_length=500, blank=True)
+
+    def __str__(self) -> str:
+        return f"handled {self.message_id}"
+
+
+class Enquiry(models.Model):
+    """The TD's question to a player with a deadline (rule 5b), sent on the channel of one of his
+    games. Any message of his in the event's games after it answers it; one unanswered at its
+    deadline is flagged on the desk, and the TD may deem him withdrawn (rule 8)."""
+
+    event = models.ForeignKey(MobileEvent, models.PROTECT, related_name="enquiries")
+    player = models.ForeignKey("players.Player", models.PROTECT, related_name="+")
+    game = models.ForeignKey(MobileGame, models.PROTECT, related_name="+")  # the game it was sent on
+    text = models.TextField(_("question"))
+    deadline = models.DateTimeField(_("answer by"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)  # handled by the TD (answered, or acted on)
+
+    class Meta:
+        ordering = ("deadline", "pk")
+        verbose_name = _("enquiry")
+        verbose_name_plural = _("enquiries")
+
+    def __str__(self) -> str:
+        return f"enquiry to {self.player} by {self.deadline:%Y-%m-%d %H:%M}"

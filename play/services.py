@@ -521,3 +521,74 @@ def notice_send(
 def notice_address(game: MobileGame, color: str) -> tuple[str, str]:
     """The channel and address a player's messages in `game` go to (the one he last used)."""
     return _address(game, color)
+
+
+def game_rule(
+    *, game: MobileGame, action: dict, text: str, by, at: datetime.datetime, notice: tuple[str, dict] | None = None
+) -> MobileGame:
+    """A ruling on one game other than a claim decision (a TD's decision on time or the result,
+    the Appeals Commission's reversal): written in the continuous record as a ruling whose data
+    `action` play.state.apply_ruling replays, and applied through that same function, so the
+    game rebuilt from the record is the game stored. `notice` (a message kind and its data) goes
+    to both players through their channels. A changed result re-rates on commit."""
+    at = clock.whole_second(at)
+    with transaction.atomic():
+        game = MobileGame.objects.select_for_update(of=("self",)).select_related("white", "black").get(pk=game.pk)
+        # The clock's events due before the ruling happen first, as they would have.
+        value, early = machine.advance(state.load(game), at)
+        row = Transmission(
+            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td",
+            kind=action["action"], text=text, data={**action, "by": getattr(by, "pk", None)}, at=at,
+        )  # fmt: skip
+        value = state.apply_ruling(value, row)
+        row.save()
+        send = list(early)
+        if notice is not None:
+            send += [machine.Outbound(color, notice[0], at, notice[1]) for color in (Color.WHITE, Color.BLACK)]
+        _commit(game, value, send)
+    return game
+
+
+def game_annul(
+    *, game: MobileGame, annul: bool, text: str, by, at: datetime.datetime, notice: tuple[str, dict]
+) -> MobileGame:
+    """Annul a game (rule 8: it leaves the crosstable and the ratings), or restore an annulled one
+    (an appeal reversed the withdrawal). Annulment is the row's status, not the machine's: the
+    ruling in the record says so, and the value is unchanged. Re-rates from its finishing moment."""
+    at = clock.whole_second(at)
+    with transaction.atomic():
+        game = MobileGame.objects.select_for_update(of=("self",)).select_related("white", "black").get(pk=game.pk)
+        before = game.status
+        Transmission.objects.create(
+            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td",
+            kind="annul" if annul else "restore", text=text,
+            data={"action": "annul" if annul else "restore", "by": getattr(by, "pk", None)}, at=at,
+        )  # fmt: skip
+        if annul:
+            game.status = MobileGame.Status.ANNULLED
+        elif before == MobileGame.Status.ANNULLED:
+            game.status = MobileGame.Status.OPEN  # store() sets it from the value
+        value = state.load(game)
+        state.store(game, value)
+        if annul:
+            # Out of play: the sweeper has nothing more to do for it, and no list shows it on move.
+            game.next_due, game.on_move, game.on_move_since = None, "", None
+        game.save(update_fields=SAVED_FIELDS)
+        replies = [
+            _outbound(game, machine.Outbound(color, notice[0], at, notice[1])) for color in (Color.WHITE, Color.BLACK)
+        ]
+        Transmission.objects.bulk_create(replies)
+        moment = game.finished_at or value.finished_at
+        _after_commit(replies, [(game, moment)] if moment and game.status != before else [])
+    return game
+
+
+def player_notify(*, game: MobileGame, color: str, kind: str, data: dict, at: datetime.datetime) -> Transmission:
+    """A message from the TD to one player of a game (an enquiry, rule 5b) on his channel, kept in
+    the game's record and delivered on commit."""
+    with transaction.atomic():
+        game = MobileGame.objects.select_related("white", "black").get(pk=game.pk)
+        row = _outbound(game, machine.Outbound(color, kind, at, data))
+        row.save()
+        _after_commit([row], [])
+    return row

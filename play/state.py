@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 
 from play.models import MobileGame, Transmission
-from play.rules import clock, snapshot
+from play.rules import clock, ending, snapshot
 from play.rules import game as machine
 
 
@@ -54,13 +54,13 @@ def rebuild(game: MobileGame, until: datetime.datetime | None = None) -> machine
                 continue
             value, _ = machine.receive(value, color, row.text, row.at, row.sent)
         else:
-            value = _ruling(value, row)
+            value = apply_ruling(value, row)
         last = max(last, row.at)
     value, _ = machine.advance(value, until or max(last, game.updated_at or last))
     return value
 
 
-def _ruling(value: machine.Game, row: Transmission) -> machine.Game:
+def apply_ruling(value: machine.Game, row: Transmission) -> machine.Game:
     data = row.data
     if data.get("action") == "decide":
         found = find_claim(value, data["against"], data["ply"])
@@ -70,7 +70,19 @@ def _ruling(value: machine.Game, row: Transmission) -> machine.Game:
                 value, found.claim, upheld=data["upheld"], at=row.at, no_further=data.get("no_further", False)
             )
     elif data.get("action") == "adjust":
+        # As the service applied it: the clock's events due before the ruling come first.
+        value, _ = machine.advance(value, row.at)
         value = machine.adjust(value, data["color"], data["seconds"])
+    elif data.get("action") == "score":
+        value, _ = machine.advance(value, row.at)
+        scored = data.get("result")
+        outcome = ending.Outcome(scored, data["termination"]) if scored else None
+        value = machine.score(value, outcome, row.at)
+    elif data.get("action") == "reverse claim":
+        found = find_claim(value, data["against"], data["ply"])
+        if found is not None:
+            value, _ = machine.advance(value, row.at)
+            value = machine.reverse_claim(value, found.claim, row.at)
     return value
 
 

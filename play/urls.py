@@ -1,6 +1,6 @@
 """Mobile chess URLs: the game pages (play/urls_game.py) and the events and records around them
-(play/urls_events.py) and challenge games (play/urls_challenge.py) and the player's phones and chats
-(play/urls_channels.py), under one namespace."""
+(play/urls_events.py), challenge games (play/urls_challenge.py), the player's phones and chats
+(play/urls_channels.py) and the TD's desk (play/desk/urls.py), under one namespace."""
 
 from django.urls import include, path
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include(urls_challenge)),
     path("", include(urls_channels)),
     path("", include("play.urls_hooks")),
+    path("", include("play.desk.urls")),
 ]

@@ -5,7 +5,7 @@ operations return into outbox rows.
 
 A `Game` holds the moves (with their clock figures), the clock state, the pending draw offer,
 the conditional lines of each player, the time claims with their statuses, the referrals, the
-notices for the TD (PROTEST, DELAY, FAILURE), how the game ended and when, and from these the
+notices for the TD (PROTEST, DELAY, FAILURE, DISPUTE, APPEAL), how the game ended and when, and from these the
 result, its termination and the finishing moment (what Mchess rates the game at).
 
 Plies: `Move.ply` counts from 1 like the clock and the transcript output (White's first move is
@@ -85,7 +85,8 @@ class ReferralRecord:
 @dataclass(frozen=True)
 class Notice:
     """Something for the TD that changes nothing by itself: a PROTEST (with the claim it protests,
-    or none), a DELAY (minutes declared) or a FAILURE report."""
+    or none), a DELAY (minutes declared), a FAILURE report, a DISPUTE (rule 5d) or an APPEAL of a
+    TD decision (rule 10c)."""
 
     kind: str
     sender: str
@@ -108,7 +109,8 @@ class Outbound:
 @dataclass(frozen=True)
 class Received:
     """What `receive` did with a message: `applied` is "move", "referral", "resign", "draw agreed",
-    "draw claim", "draw offer absent", "protest", "no claim", "delay", "failure", "status",
+    "draw claim", "draw offer absent", "protest", "no claim", "delay", "failure", "dispute",
+    "appeal", "status",
     "record", "help", "conditional" or "after end"; `referral` when referred back; `send` the
     outbound messages (clock events that fell due before the message come first)."""
 
@@ -133,6 +135,11 @@ class Game:
     notices: tuple[Notice, ...] = ()
     ended: ending.Outcome | None = None  # how play ended (mate, resignation, ...), claims aside
     ended_at: datetime.datetime | None = None
+    # A result the TD scored (rule 10a: a penalty, a disqualification, an adjudication): it
+    # stands above play and claims until an appeal clears it (`score(game, None, at)`). Snapshots
+    # pickled before these fields existed read the class defaults (None).
+    ruled: ending.Outcome | None = None
+    ruled_at: datetime.datetime | None = None
 
     @property
     def control(self) -> clock.TimeControl:
@@ -140,11 +147,15 @@ class Game:
 
     @property
     def outcome(self) -> ending.Outcome:
+        if self.ruled is not None:
+            return self.ruled
         return ending.game_outcome(self.ended, [c.as_result() for c in self.claims])
 
     @property
     def over(self) -> bool:
         """No more moves or game commands: play ended, or a claim was conceded or upheld."""
+        if self.ruled is not None:
+            return True
         return self.ended is not None or any(c.status in (ending.CONCEDED, ending.UPHELD) for c in self.claims)
 
     @property
@@ -158,6 +169,8 @@ class Game:
         outcome = self.outcome
         if not outcome.finished:
             return None
+        if self.ruled is not None:
+            return self.ruled_at
         for record in sorted(self.claims, key=lambda c: c.claim.filed):
             if record.status in (ending.CONCEDED, ending.UPHELD):
                 return record.decided
@@ -350,7 +363,7 @@ def _receive(
                 Outbound(sender, "protest received", arrival, out.claim_data(record)),
             ),
         )
-    if command in (Command.DELAY, Command.FAILURE) and not message.illegible:
+    if command in (Command.DELAY, Command.FAILURE, Command.DISPUTE, Command.APPEAL) and not message.illegible:
         notice = Notice(command.value, sender, arrival, message.text, message.minutes)
         game = replace(game, notices=(*game.notices, notice))
         data = {"from": sender, "text": message.text, "minutes": message.minutes, "position": out.position(game)}
@@ -418,3 +431,36 @@ def adjust(game: Game, color: str, secs: int) -> Game:
     """The TD credits (negative) or charges (positive) time to a player's accumulated total
     (rule 2i, a declared DELAY; rule 10a, a penalty); the flag and the reminder move with it."""
     return replace(game, clock=clock.adjust(game.clock, color, secs))
+
+
+def score(game: Game, outcome: ending.Outcome | None, at: datetime.datetime) -> Game:
+    """The TD scores the game (rule 10a): `outcome` stands from `at` whatever play or claims say,
+    and the clock stops. `None` clears a scored result (an appeal reversed it): the result is
+    again what play and claims give, and if play had not ended the clock runs on from the
+    receipt it stood at, as if it had never stopped (the TD may credit the time)."""
+    at = clock.whole_second(at)
+    if outcome is not None:
+        state = clock.finish(game.clock) if game.clock.running else game.clock
+        return replace(game, ruled=outcome, ruled_at=at, clock=state, draw_offer=None)
+    game = replace(game, ruled=None, ruled_at=None)
+    if game.ended is None and not game.over:
+        game = replace(game, clock=replace(game.clock, running=True))
+    return game
+
+
+def reverse_claim(game: Game, claim: clock.Claim, at: datetime.datetime) -> Game:
+    """The Appeals Commission reverses the TD's decision on a claim (rule 10c): upheld becomes
+    dismissed (play goes on if it had not ended otherwise) and dismissed becomes upheld (the
+    game is lost, or drawn, as a conceded claim), decided at `at`."""
+    at = clock.whole_second(at)
+    record = next((c for c in game.claims if c.claim == claim), None)
+    if record is None or record.status not in (ending.UPHELD, ending.DISMISSED):
+        raise ValueError("only an upheld or dismissed claim can be reversed")
+    status = ending.DISMISSED if record.status == ending.UPHELD else ending.UPHELD
+    claims = tuple(replace(c, status=status, decided=at) if c.claim == claim else c for c in game.claims)
+    game = replace(game, claims=claims)
+    if status == ending.UPHELD:
+        return replace(game, clock=clock.finish(game.clock)) if game.clock.running else game
+    if not game.over and game.ended is None:
+        game = replace(game, clock=replace(game.clock, running=True))
+    return game

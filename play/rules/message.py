@@ -4,7 +4,8 @@ docs/rules/mobile-chess.md, "Messages (rules 2 and 4)":
 
     [#GAME] [repetition] reply [DRAW?]      e.g.  "#G17 12. Nf3 Nc6"   "12... Nc6 13. Bb5+ draw?"
     [#GAME] COMMAND [text]                  RESIGN, DRAW, DRAW CLAIM, PROTEST text, DELAY minutes,
-                                            STATUS, RECORD, HELP, FAILURE text, IF line
+                                            STATUS, RECORD, HELP, FAILURE text, IF line,
+                                            DISPUTE text, APPEAL text
 
 `parse_message` reads the text alone (no game needed); `check_reply` judges a move message
 against the moves so far and gives either an `Accepted` reply or a `Referral` with its reason;
@@ -39,6 +40,10 @@ class Command(StrEnum):
     HELP = "help"
     FAILURE = "failure"
     IF = "if"
+    # Beyond the draft's list: a dispute for the TD (rule 5d) and an appeal of a TD decision to
+    # the Appeals Commission chairman (rule 10c); both carry a free text.
+    DISPUTE = "dispute"
+    APPEAL = "appeal"
 
 
 @dataclass(frozen=True)
@@ -212,6 +217,8 @@ def parse_message(text: str) -> Message:
         if not lines:
             return Message(game=game, command=command, text=rest, illegible="IF needs a line of moves")
         return Message(game=game, command=command, text=rest, lines=tuple(lines))
+    if command in (Command.DISPUTE, Command.APPEAL) and not rest:
+        return Message(game=game, command=command, illegible=f"{command.value.upper()} needs a text saying why")
     if command is not None:
         return Message(game=game, command=command, text=rest)
     moves, draw_offer, why = _read_moves(body)

@@ -20,7 +20,8 @@ from play.rules.notation import write_moves, write_position
 HELP_TEXT = (
     "Send your move with your opponent's latest move before it, e.g. '12. Nf3 Nc6' or '12... Nc6 13. Bb5'; "
     "add 'draw?' to offer a draw. Commands: RESIGN, DRAW, DRAW CLAIM, PROTEST text, DELAY minutes, "
-    "FAILURE text, STATUS, RECORD, HELP, IF line. Start with #GAME when you play several games."
+    "FAILURE text, DISPUTE text, APPEAL text, STATUS, RECORD, HELP, IF line. "
+    "Start with #GAME when you play several games."
 )
 
 

@@ -103,11 +103,28 @@ def render(kind: str, data: dict) -> str:
     if kind == "protest":
         claim = _claim(data) if data.get("against") else "No time claim."
         return f"Protest from {data.get('from', '')}: {data.get('protest') or data.get('text', '')}. {claim}"
-    if kind in ("delay", "failure"):
+    if kind in ("delay", "failure", "dispute", "appeal"):
         minutes = f" ({data['minutes']} min)" if data.get("minutes") else ""
         return f"{kind.upper()}{minutes} from {data['from']}: {data['text']}"
-    if kind in ("delay received", "failure received"):
+    if kind == "appeal received":
+        return "Your APPEAL reached the Appeals Commission chairman."
+    if kind in ("delay received", "failure received", "dispute received"):
         return f"Your {kind.removesuffix(' received').upper()} report reached the TD."
+    if kind == "decision":
+        until = (
+            f" You may appeal (APPEAL text) until {clock_time(data['appeal_until'])}."
+            if data.get("appeal_until")
+            else ""
+        )
+        return f"TD decision: {data['what']}. Why: {data['why']}.{until}"
+    if kind == "enquiry":
+        return (
+            f"The TD asks: {data['text']} Answer with any message (STATUS will do) by {clock_time(data['deadline'])}."
+        )
+    if kind == "appeal ruling":
+        verdict = "reversed" if data["reversed"] else "upheld"
+        what, why = data["what"], data["why"]
+        return f"Appeal ruled: the TD decision ({what}) is {verdict}. Reasons: {why}. This ruling is final."
     if kind == "unknown game":
         return data["text"]
     if kind in ("outage", "outage over"):

@@ -1,0 +1,34 @@
+"""The game page's section for the TD: the decisions on the game, a dispute form for its players
+(rule 5d) and the appeal form while a decision is open to appeal (rule 10c)."""
+
+from django import template
+from django.db.models import Q
+from django.utils import timezone
+
+from play import selectors as game_selectors
+from play.desk.forms import AppealForm
+from play.desk.services import describe
+from play.models import Decision
+
+register = template.Library()
+
+
+@register.inclusion_tag("play/game_decisions.html", takes_context=True)
+def game_decisions(context, game):
+    user = context["request"].user
+    # The game's own decisions, and those on one of its players in all his games of the event.
+    mine = Q(game=game)
+    if game.event_id:
+        mine |= Q(game__isnull=True, event_id=game.event_id, player_id__in=(game.white_id, game.black_id))
+    rows = list(Decision.objects.filter(mine).select_related("game", "player").order_by("at", "pk"))
+    # The players' forms (a dispute always, an appeal while a decision is open to it).
+    colors = game_selectors.colors_of(user, game) if user.is_authenticated and game.event_id else ()
+    now = timezone.now()
+    return {
+        "game": game,
+        "decisions": [(d, describe(d), d.appealable_until >= now) for d in rows],
+        "may_appeal": bool(colors) and any(d.appealable_until >= now for d in rows),
+        "colors": colors,
+        "form": AppealForm(),
+        "csrf_token": context.get("csrf_token"),
+    }
