@@ -575,7 +575,9 @@ def game_annul(
             game.next_due, game.on_move, game.on_move_since = None, "", None
         game.save(update_fields=SAVED_FIELDS)
         replies = [
-            _outbound(game, machine.Outbound(color, notice[0], at, notice[1])) for color in (Color.WHITE, Color.BLACK)
+            row
+            for color in (Color.WHITE, Color.BLACK)
+            for row in _outbound(game, machine.Outbound(color, notice[0], at, notice[1]))
         ]
         Transmission.objects.bulk_create(replies)
         moment = game.finished_at or value.finished_at
@@ -585,10 +587,9 @@ def game_annul(
 
 def player_notify(*, game: MobileGame, color: str, kind: str, data: dict, at: datetime.datetime) -> Transmission:
     """A message from the TD to one player of a game (an enquiry, rule 5b) on his channel, kept in
-    the game's record and delivered on commit."""
+    the game's record and delivered on commit. Returns its first row (an SMS may go in parts)."""
     with transaction.atomic():
         game = MobileGame.objects.select_related("white", "black").get(pk=game.pk)
-        row = _outbound(game, machine.Outbound(color, kind, at, data))
-        row.save()
-        _after_commit([row], [])
-    return row
+        rows = Transmission.objects.bulk_create(_outbound(game, machine.Outbound(color, kind, at, data)))
+        _after_commit(rows, [])
+    return rows[0]
