@@ -329,23 +329,62 @@ def _deliver_later(ids: list[int]) -> None:
 def outbound_deliver(transmission_id: int) -> bool:
     """Send one pending outbound message through its channel; True when sent. A failure is kept
     on the row (visible to staff) and retried by the outbox sweep."""
-    return outbound_deliver_many([transmission_id]) == 1
+    return transmission_id in _deliver([transmission_id])[0]
 
 
 def outbound_deliver_many(ids: list[int]) -> int:
-    """Send several pending outbound rows (one message's replies) in one transaction: the rows
-    are locked together, skipping any another worker holds, and updated in one statement.
-    Returns how many were sent."""
+    """Send several pending outbound rows (one message's replies) in one transaction; returns how
+    many of them were sent (see `outbound_deliver_retry`)."""
+    wanted = set(ids)
+    return len(wanted & set(_deliver(ids)[0]))
+
+
+def outbound_deliver_retry(ids: list[int]) -> list[int]:
+    """Send the rows as `outbound_deliver_many` does; the ids of those to try again later (a
+    transient failure, or held behind an earlier message to the same address that failed): the
+    delivery task retries them with exponential backoff."""
+    return _deliver(ids)[1]
+
+
+# A retry of a transient failure waits 2, 4, 8... seconds (with jitter), at most 10 minutes: a
+# gateway back in seconds gets its messages at once, one down for an hour is not hammered.
+RETRY_BASE_SECONDS = 2
+RETRY_MAX_SECONDS = 600
+
+
+def retry_delay(retries: int, *, jitter: float | None = None) -> float:
+    """Seconds before the delivery task's retry number `retries` + 1; `jitter` in [0, 1) (random
+    when None) spreads retries of many rows over the last half of the interval."""
+    full = min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2**retries)
+    share = secrets.SystemRandom().random() if jitter is None else jitter
+    return full / 2 + full / 2 * share
+
+
+def _deliver(ids: list[int]) -> tuple[list[int], list[int]]:
+    """Lock and send pending rows, skipping any another worker holds, updated in one statement;
+    (ids sent, ids to retry). Ordering per address is kept: an older pending row to the same
+    channel and address (one that failed before) is sent first, and once a row to an address
+    fails transiently, the later rows to it wait with it."""
     from play import channels
 
     with transaction.atomic():
-        rows = list(
-            Transmission.objects.select_for_update(skip_locked=True)
-            .filter(pk__in=ids, delivery=Transmission.Delivery.PENDING)
-            .order_by("pk")  # the order they were written: per player and game, as sent
-        )
-        sent = 0
+        pending = Transmission.objects.select_for_update(skip_locked=True).filter(delivery=Transmission.Delivery.PENDING)
+        rows = list(pending.filter(pk__in=ids).order_by("pk"))
+        if rows:
+            earlier = Q()
+            for channel, address in {(row.channel, row.address) for row in rows}:
+                earlier |= Q(channel=channel, address=address)
+            older = pending.filter(earlier, direction=Transmission.Direction.OUT, pk__lt=rows[-1].pk).exclude(
+                pk__in=[row.pk for row in rows]
+            )
+            # The order they were written: per player and game, as sent.
+            rows = sorted([*rows, *older.order_by("pk")[:100]], key=lambda row: row.pk)
+        sent, retry, held, touched = [], [], set(), []
         for row in rows:
+            if (row.channel, row.address) in held:
+                retry.append(row.pk)
+                continue
+            touched.append(row)
             row.attempts += 1
             try:
                 channels.get(row.channel).send(row)
@@ -353,14 +392,17 @@ def outbound_deliver_many(ids: list[int]) -> int:
                 row.error = str(error)
                 if row.attempts >= settings.PLAY_DELIVERY_ATTEMPTS:
                     row.delivery = Transmission.Delivery.FAILED
+                else:
+                    retry.append(row.pk)
+                    held.add((row.channel, row.address))
                 continue
             except channels.PermanentFailure as error:
                 row.error, row.delivery = str(error), Transmission.Delivery.FAILED
                 continue
             row.delivery, row.delivered_at, row.error = Transmission.Delivery.SENT, timezone.now(), ""
-            sent += 1
-        Transmission.objects.bulk_update(rows, ["attempts", "error", "delivery", "delivered_at"])
-    return sent
+            sent.append(row.pk)
+        Transmission.objects.bulk_update(touched, ["attempts", "error", "delivery", "delivered_at"])
+    return sent, retry
 
 
 def outbox_sweep(*, older_than: datetime.timedelta = datetime.timedelta(seconds=30)) -> int:

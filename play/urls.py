@@ -1,6 +1,7 @@
 """Mobile chess URLs: the game pages (play/urls_game.py) and the events and records around them
 (play/urls_events.py) and challenge games (play/urls_challenge.py), under one namespace."""
 
+from django.conf import settings
 from django.urls import include, path
 
 from play import urls_challenge, urls_events, urls_game
@@ -13,3 +14,7 @@ urlpatterns = [
     path("", include(urls_challenge)),
     path("", include("play.urls_hooks")),
 ]
+
+if settings.DEBUG:
+    # The phone simulator, for development only (its views also refuse when DEBUG is off).
+    urlpatterns.append(path("", include("play.urls_simulator")))
