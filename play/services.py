@@ -368,7 +368,9 @@ def _deliver(ids: list[int]) -> tuple[list[int], list[int]]:
     from play import channels
 
     with transaction.atomic():
-        pending = Transmission.objects.select_for_update(skip_locked=True).filter(delivery=Transmission.Delivery.PENDING)
+        pending = Transmission.objects.select_for_update(skip_locked=True).filter(
+            delivery=Transmission.Delivery.PENDING
+        )
         rows = list(pending.filter(pk__in=ids).order_by("pk"))
         if rows:
             earlier = Q()

@@ -143,9 +143,11 @@ def telegram_texts(telegram) -> list[str]:
 def delivered(game, gateway, telegram, white: int, black: int) -> None:
     """Wait until White's phone has `white` texts and Black's `black`, and the outbox is empty."""
     wait_for(
-        lambda: len(gateway.sent) >= white
-        and len(telegram.sent) >= black
-        and not Transmission.objects.filter(game=game, delivery="pending").exists(),
+        lambda: (
+            len(gateway.sent) >= white
+            and len(telegram.sent) >= black
+            and not Transmission.objects.filter(game=game, delivery="pending").exists()
+        ),
         timeout=90,
         message=f"{white} SMS to White and {black} Telegram messages to Black",
     )
@@ -228,9 +230,10 @@ def test_it_plays_a_game_between_an_sms_phone_and_a_telegram_phone(phones, game)
         "Your",
         "Received",
     ]
-    assert "1. Nc3" in telegram_texts(telegram)[0] and "3. Qh5" in telegram_texts(telegram)[-2] + telegram_texts(
-        telegram
-    )[-1]
+    assert (
+        "1. Nc3" in telegram_texts(telegram)[0]
+        and "3. Qh5" in telegram_texts(telegram)[-2] + telegram_texts(telegram)[-1]
+    )
     assert "1-0" in sms_texts(gateway)[-1] and "1-0" in telegram_texts(telegram)[-1]
     # The gateway's message ids are kept on the rows, for its delivery reports.
     assert all(row.external_id.startswith("gw-msg-") for row in whites)
