@@ -113,7 +113,9 @@ def practice(request):
         context = {"games": selectors.simulator_games(), "game": None, "phones": [], "practice": form}
         return render(request, "play/simulator.html", context, status=400)
     try:
-        game = services.game_create(white=form.cleaned_data["white"], black=form.cleaned_data["black"], start=timezone.now())
+        game = services.game_create(
+            white=form.cleaned_data["white"], black=form.cleaned_data["black"], start=timezone.now()
+        )
     except services.PlayError as error:
         messages.error(request, str(error))
         return redirect("play:simulator")
