@@ -9,12 +9,17 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from play.models import MobileGame
-from tests.play.simulator_urls import debug_urls  # noqa: F401 - a fixture
+from tests.play.simulator_urls import debug_on
 from tests.players.factories import PlayerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-enough-password"
+
+
+@pytest.fixture
+def debug_urls(settings):
+    yield from debug_on(settings)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 
-import pytest
 from django.urls import clear_url_caches
 
 
@@ -18,8 +17,8 @@ def reload_urls() -> None:
     clear_url_caches()
 
 
-@pytest.fixture
-def debug_urls(settings):
+def debug_on(settings):
+    """The body of a test module's `debug_urls` fixture (pytest-django's `settings` given)."""
     settings.DEBUG = True
     reload_urls()
     yield

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from play import services
 from play.models import MobileGame, Transmission
-from tests.play.simulator_urls import debug_urls  # noqa: F401 - a fixture
+from tests.play.simulator_urls import debug_on
 from tests.players.factories import PlayerFactory
 
 URL = "/play/simulator/"
@@ -19,6 +19,11 @@ URL = "/play/simulator/"
 @pytest.fixture(autouse=True)
 def _quiet_console(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
+
+
+@pytest.fixture
+def debug_urls(settings):
+    yield from debug_on(settings)
 
 
 @pytest.fixture
@@ -126,12 +131,12 @@ class TestPracticeGame:
         assert response.status_code == 302 and response["Location"] == f"{URL}?game={game.code}"
         assert (game.white, game.black, game.status) == (white, black, "open")
 
-    @pytest.mark.parametrize(("white", "black", "says"), [(999999, None, "No player has the federation id 999999")])
-    def test_it_names_an_unknown_federation_id_and_creates_nothing(self, client, staff, debug_urls, white, black, says):
-        other = PlayerFactory()
-        response = client.post(f"{URL}new/", {"white": white, "black": black or other.federation_id})
+    @pytest.mark.parametrize("unknown", ["white", "black"])
+    def test_it_names_an_unknown_federation_id_and_creates_nothing(self, client, staff, debug_urls, unknown):
+        fields = {"white": PlayerFactory().federation_id, "black": PlayerFactory().federation_id, unknown: 999999}
+        response = client.post(f"{URL}new/", fields)
         assert response.status_code == 400
-        assert says in response.content.decode()
+        assert "No player has the federation id 999999." in response.content.decode()
         assert not MobileGame.objects.exists()
 
     def test_it_refuses_a_player_against_himself(self, client, staff, debug_urls):
