@@ -360,11 +360,12 @@ def retry_delay(retries: int, *, jitter: float | None = None) -> float:
     return full / 2 + full / 2 * share
 
 
-def _deliver(ids: list[int]) -> tuple[list[int], list[int]]:
+def _deliver(ids: list[int], *, earlier: bool = True) -> tuple[list[int], list[int]]:
     """Lock and send pending rows, skipping any another worker holds, updated in one statement;
     (ids sent, ids to retry). Ordering per address is kept: an older pending row to the same
-    channel and address (one that failed before) is sent first, and once a row to an address
-    fails transiently, the later rows to it wait with it."""
+    channel and address (one that failed before) is sent first (unless `earlier` is False: the
+    sweep goes through the outbox in order anyway), and once a row to an address fails
+    transiently, the later rows to it wait with it."""
     from play import channels
 
     with transaction.atomic():
@@ -372,7 +373,7 @@ def _deliver(ids: list[int]) -> tuple[list[int], list[int]]:
             delivery=Transmission.Delivery.PENDING
         )
         rows = list(pending.filter(pk__in=ids).order_by("pk"))
-        if rows:
+        if rows and earlier:
             earlier = Q()
             for channel, address in {(row.channel, row.address) for row in rows}:
                 earlier |= Q(channel=channel, address=address)
@@ -403,16 +404,27 @@ def _deliver(ids: list[int]) -> tuple[list[int], list[int]]:
                 continue
             row.delivery, row.delivered_at, row.error = Transmission.Delivery.SENT, timezone.now(), ""
             sent.append(row.pk)
-        Transmission.objects.bulk_update(touched, ["attempts", "error", "delivery", "delivered_at"])
+        # external_id: the id a channel's gateway gave the message (its delivery reports name it).
+        Transmission.objects.bulk_update(touched, ["attempts", "error", "delivery", "delivered_at", "external_id"])
     return sent, retry
 
 
-def outbox_sweep(*, older_than: datetime.timedelta = datetime.timedelta(seconds=30)) -> int:
-    """Deliver what is still pending (a queue that was down, a channel that failed)."""
-    due = Transmission.objects.filter(
-        delivery=Transmission.Delivery.PENDING, at__lt=timezone.now() - older_than
-    ).values_list("pk", flat=True)[:500]
-    return sum(outbound_deliver(pk) for pk in list(due))
+def outbox_sweep(
+    *, older_than: datetime.timedelta = datetime.timedelta(seconds=30), batch: int = 100, limit: int = 5000
+) -> int:
+    """Deliver what is still pending (a queue that was down, a channel that failed), oldest first,
+    `batch` rows a transaction, at most `limit` rows a pass (the beat queues one a minute). A row
+    tried in this pass is not tried again in it. Returns how many were sent."""
+    cutoff = timezone.now() - older_than
+    due = Transmission.objects.filter(delivery=Transmission.Delivery.PENDING, at__lt=cutoff).order_by("pk")
+    sent = tried = last = 0
+    while tried < limit:
+        ids = list(due.filter(pk__gt=last).values_list("pk", flat=True)[: min(batch, limit - tried)])
+        if not ids:
+            break
+        sent += len(_deliver(ids, earlier=False)[0])
+        tried, last = tried + len(ids), ids[-1]
+    return sent
 
 
 # --- time ----------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import logging
+import threading
 
 import requests
 from android_sms_gateway import client as gateway_client
@@ -48,6 +49,36 @@ class _Session(requests.Session):
         return super().request(*args, **kwargs)
 
 
+class _Clients(threading.local):
+    """One API client per thread, kept while the gateway's settings stay the same: its session's
+    keep-alive connection serves every send, where a session per send paid a TCP connection and
+    a client each time (the outbox drain benchmark, benchmarks/channels.py)."""
+
+    key: tuple | None = None
+    api = None
+    session: _Session | None = None
+
+    def get(self):
+        key = (settings.SMS_GATEWAY_URL, settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD)
+        if self.api is None or self.key != key:
+            self.drop()
+            self.session = _Session()
+            self.api = gateway_client.APIClient(
+                key[1], key[2], base_url=key[0], http=RequestsHttpClient(session=self.session)
+            )
+            self.key = key
+        return self.api
+
+    def drop(self) -> None:
+        """Forget the client (after a network error its connection may be dead)."""
+        if self.session is not None:
+            self.session.close()
+        self.key = self.api = self.session = None
+
+
+_clients = _Clients()
+
+
 class SmsGateway:
     """The "sms" channel: one outbox row sent through the gateway's REST API."""
 
@@ -55,16 +86,10 @@ class SmsGateway:
         message = gateway_domain.Message(
             phone_numbers=[row.address], text_message=gateway_domain.TextMessage(text=row.text)
         )
-        session = _Session()
         try:
-            api = gateway_client.APIClient(
-                settings.SMS_GATEWAY_USER,
-                settings.SMS_GATEWAY_PASSWORD,
-                base_url=settings.SMS_GATEWAY_URL,
-                http=RequestsHttpClient(session=session),
-            )
-            state = api.send(message)
+            state = _clients.get().send(message)
         except requests.RequestException as error:
+            _clients.drop()
             raise TransientFailure(f"SMS gateway unreachable: {error}") from error
         except gateway_errors.APIError as error:
             # A 5xx or 429 passes; another 4xx (a refused number, wrong credentials) will not heal
@@ -75,12 +100,9 @@ class SmsGateway:
             raise TransientFailure(f"SMS gateway answered {status}: {error}") from error
         except (KeyError, TypeError, ValueError) as error:
             raise TransientFailure(f"SMS gateway gave an unreadable answer: {error!r}") from error
-        finally:
-            session.close()
-        # The delivery service saves only its own fields; the id goes in with the row still locked
-        # by its transaction, so a report can find the row as soon as that commits.
+        # The delivery service saves it with the row's delivery, in the transaction that holds the
+        # row, so a report can find the row as soon as that commits.
         row.external_id = state.id
-        Transmission.objects.filter(pk=row.pk).update(external_id=state.id)
 
 
 # --- webhooks ------------------------------------------------------------------------------------

@@ -41,6 +41,9 @@ class FakeServer:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
+            # Keep-alive, as the real APIs: a client that reuses its connection is served on it.
+            protocol_version = "HTTP/1.1"
+
             def log_message(self, *args):  # quiet test output
                 pass
 

@@ -142,3 +142,52 @@ def test_it_retries_in_the_task_until_the_gateway_takes_the_message(game):
     assert [row.delivery for row in rows] == ["sent"] * len(rows)
     assert sum(row.attempts for row in rows) == len(rows) + 2  # two refusals, then each row once
     assert len(SENT) == len(rows)
+
+
+def pending_rows(game, count: int, *, minutes_ago: int = 5) -> list[int]:
+    """`count` pending console rows to White, written `minutes_ago` (a queue that was down)."""
+    from django.utils import timezone
+
+    at = timezone.now() - datetime.timedelta(minutes=minutes_ago)
+    rows = [
+        Transmission(
+            game=game,
+            direction="out",
+            channel="console",
+            party="white",
+            address=str(game.white.federation_id),
+            kind="move",
+            text=f"#{game.code} message {i}",
+            at=at,
+            delivery="pending",
+        )
+        for i in range(count)
+    ]
+    return [row.pk for row in Transmission.objects.bulk_create(rows)]
+
+
+@pytest.mark.django_db
+class TestOutboxSweep:
+    def test_it_sends_every_due_row_in_order_a_batch_at_a_time(self, game):
+        ids = pending_rows(game, 25)
+        fresh = pending_rows(game, 1, minutes_ago=0)  # not yet due: its own task is still to come
+        assert services.outbox_sweep(batch=10) == 25
+        assert [text for _, text in SENT] == [f"#{game.code} message {i}" for i in range(25)]
+        assert set(Transmission.objects.filter(pk__in=ids).values_list("delivery", flat=True)) == {"sent"}
+        assert Transmission.objects.get(pk=fresh[0]).delivery == "pending"
+
+    def test_it_stops_at_its_limit_and_the_next_pass_goes_on(self, game):
+        pending_rows(game, 25)
+        assert services.outbox_sweep(batch=10, limit=15) == 15
+        assert services.outbox_sweep(batch=10, limit=15) == 10
+        assert len(SENT) == 25
+
+    def test_it_tries_a_failing_row_once_a_pass(self, game):
+        # The first row fails and holds the rows to the same address behind it, in order: the pass
+        # goes through the rest of the outbox without trying the failed row again.
+        ids = pending_rows(game, 3)
+        FAILURES["left"] = 1
+        assert services.outbox_sweep(batch=1) == 2
+        rows = list(Transmission.objects.filter(pk__in=ids).order_by("pk"))
+        assert [(row.delivery, row.attempts) for row in rows] == [("pending", 1), ("sent", 1), ("sent", 1)]
+        assert services.outbox_sweep(batch=1) == 1
