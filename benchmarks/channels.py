@@ -1,7 +1,7 @@
 """SMS through the real worker path: an inbound webhook to its reply handed to the gateway, and the
 outbox draining 1,000 queued SMS, on PostgreSQL + Redis.
 
-    python -m benchmarks.channels [--rate 200] [--seconds 20] [--drain-rows 1000] [--workers 2]
+    python -m benchmarks.channels [--rates 200,10] [--seconds 10] [--drain-rows 1000] [--workers 2]
 
 The gateway is the test suite's fake "SMS Gateway for Android" (tests/fakes/sms_gateway.py), a
 real HTTP server in this process; it notes the moment each SMS reaches it. Messages go out through
@@ -200,15 +200,17 @@ def make_games(count: int) -> None:
     )
 
 
-def webhooks(port: int, gateway: TimedGateway, count: int, rate: float, clients: int, wait: float) -> dict:
-    """Send `count` webhooks at `rate` a second from `clients` threads; wait for the replies."""
+def webhooks(port: int, gateway: TimedGateway, first: int, count: int, rate: float, clients: int, wait: float) -> dict:
+    """Send the webhooks of games `first`..`first + count - 1` at `rate` a second from `clients`
+    threads; wait for the replies."""
+    gateway.reset()
     began = time.perf_counter() + 1.0
     sent_at: dict[str, float] = {}
     answers: list[tuple[float, int]] = []
     late = [0]
     lock = threading.Lock()
     moment = datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=2)
-    bodies = [signed_webhook(i, moment) for i in range(count)]
+    bodies = [signed_webhook(first + i, moment) for i in range(count)]
     local = threading.local()
 
     def one(number: int) -> None:
@@ -245,6 +247,7 @@ def webhooks(port: int, gateway: TimedGateway, count: int, rate: float, clients:
         first_reply.setdefault(phone, at)
     latencies = [(first_reply[phone] - sent) * 1000 for phone, sent in sent_at.items() if phone in first_reply]
     return {
+        "rate": rate,
         "sent": count,
         "answered": sum(1 for _, status in answers if status == 200),
         "errors": sum(1 for _, status in answers if status != 200),
@@ -308,8 +311,12 @@ def drain(gateway: TimedGateway, count: int, *, sweep: bool, wait: float) -> dic
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rate", type=float, default=200)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument(
+        "--rates",
+        default="200,10",
+        help="webhooks a second, one run each (the target; a rate this machine keeps up with)",
+    )
+    parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--clients", type=int, default=32, help="sending threads")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn processes (4 threads each)")
     parser.add_argument("--concurrency", type=int, default=2, help="the Celery worker's prefork children")
@@ -331,19 +338,25 @@ def main(argv=None) -> int:
     env = setup()
     load = os.getloadavg()
     reset()
-    count = round(args.rate * args.seconds)
+    rates = [float(rate) for rate in args.rates.split(",") if rate.strip()]
+    counts = [round(rate * args.seconds) for rate in rates]
+    count = sum(counts)
     made = time.perf_counter()
     make_games(count)
     made = time.perf_counter() - made
 
     worker = start_worker(env, args.concurrency, RESULTS / "channels-worker.log")
-    result = None
+    results = []
     try:
         if not args.skip_webhooks:
             port = free_port()
             server = start_gunicorn(env, port, args.workers, RESULTS / "channels-gunicorn.log")
             try:
-                result = webhooks(port, gateway, count, args.rate, args.clients, args.wait)
+                first = 0
+                for rate, part in zip(rates, counts, strict=True):
+                    results.append(webhooks(port, gateway, first, part, rate, args.clients, args.wait))
+                    first += part
+                    time.sleep(5)  # the worker's queue empty before the next rate
             finally:
                 stop(server)
         queued = drain(gateway, args.drain_rows, sweep=False, wait=args.wait)
@@ -360,33 +373,38 @@ def main(argv=None) -> int:
         f"{os.cpu_count()} cores shared with other work). {count:,} open games made in bulk in {made:.1f} s."
     )
     print()
-    if result is not None:
-        achieved = result["answered"] / result["elapsed"] if result["elapsed"] > 0 else 0
-        p95 = percentile(result["latency_ms"], 95)
+    if results:
         print(
             f"## Inbound webhook to reply handed to the gateway\n\n"
             f"Gunicorn with {args.workers} processes × 4 threads serving /play/hooks/sms/, a Celery worker with "
-            f"{args.concurrency} children delivering, {args.clients} sending threads, {args.rate:.0f} webhooks/s "
-            f"asked for {args.seconds:.0f} s."
+            f"{args.concurrency} children delivering, {args.clients} sending threads, each rate for "
+            f"{args.seconds:.0f} s. The reply latency runs from the POST sent to the acknowledgement reaching the "
+            "gateway."
         )
         print()
         print(
-            "| webhooks | answered 200 | achieved | sent late | reply p50 | p95 | p99 | max "
+            "| asked | webhooks | answered 200 | achieved | sent late | replies | reply p50 | p95 | p99 | max "
             "| webhook answer p50 | p95 |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
-        lat, ans = result["latency_ms"], result["answer_ms"]
-        print(
-            f"| {result['sent']:,} | {result['answered']:,} | {achieved:.0f}/s | {result['late']:,} | "
-            f"{percentile(lat, 50):.1f} ms | {p95:.1f} ms | {percentile(lat, 99):.1f} ms | {max(lat or [0]):.1f} ms | "
-            f"{percentile(ans, 50):.1f} ms | {percentile(ans, 95):.1f} ms |"
-        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for result in results:
+            lat, ans = result["latency_ms"], result["answer_ms"]
+            achieved = result["answered"] / result["elapsed"] if result["elapsed"] > 0 else 0
+            result["achieved"] = achieved
+            print(
+                f"| {result['rate']:.0f}/s | {result['sent']:,} | {result['answered']:,} | {achieved:.0f}/s | "
+                f"{result['late']:,} | {result['replied']:,} | {percentile(lat, 50):.1f} ms | "
+                f"{percentile(lat, 95):.1f} ms | {percentile(lat, 99):.1f} ms | {max(lat or [0]):.1f} ms | "
+                f"{percentile(ans, 50):.1f} ms | {percentile(ans, 95):.1f} ms |"
+            )
         print()
-        met = achieved >= 0.97 * args.rate and p95 < 100 and result["replied"] == count
-        print(
-            f"Replies received by the gateway: {result['replied']:,} of {count:,}. Target: p95 under 100 ms at "
-            f"{args.rate:.0f} webhooks/s: {'met' if met else '**not met**'}."
+        target = results[0]
+        met = (
+            target["achieved"] >= 0.97 * target["rate"]
+            and percentile(target["latency_ms"], 95) < 100
+            and target["replied"] == target["sent"]
         )
+        print(f"Target: reply p95 under 100 ms at {target['rate']:.0f} webhooks/s: {'met' if met else '**not met**'}.")
         print()
     print("## Outbox drain\n")
     print("| queued as | rows | sent | reached the gateway | seconds | per row |")
@@ -397,8 +415,12 @@ def main(argv=None) -> int:
             f"{part['seconds'] / args.drain_rows * 1000:.1f} ms |"
         )
     print()
-    met = queued["sent"] == args.drain_rows and queued["seconds"] < 5
-    print(f"Target: 1,000 queued messages drained in under 5 s: {'met' if met else '**not met**'}.")
+    for label, part in (("by the outbox sweep", swept), ("by one delivery task a row", queued)):
+        met = part["sent"] == args.drain_rows and part["seconds"] * 1000 / args.drain_rows < 5
+        print(
+            f"Target: 1,000 queued messages drained in under 5 s (5 ms a row), {label}: "
+            f"{'met' if met else '**not met**'}."
+        )
     return 0
 
 
