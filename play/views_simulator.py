@@ -37,14 +37,19 @@ MAX_TEXT = 500
 
 
 def debug_staff_only(view):
-    @functools.wraps(view)
+    """404 without DEBUG (before anything else: not even a login page); then staff only."""
+
     @login_required
-    def wrapper(request, *args, **kwargs):
-        if not settings.DEBUG:
-            raise Http404("the phone simulator exists only with DEBUG on")
+    def staff_only(request, *args, **kwargs):
         if not request.user.is_staff:
             raise PermissionDenied
         return view(request, *args, **kwargs)
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not settings.DEBUG:
+            raise Http404("the phone simulator exists only with DEBUG on")
+        return staff_only(request, *args, **kwargs)
 
     return wrapper
 

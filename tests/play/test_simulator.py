@@ -57,6 +57,10 @@ class TestOnlyInDebug:
         assert send(client, game, "white", "1. e4").status_code == 404
         assert not Transmission.objects.exists()
 
+    def test_it_answers_a_visitor_404_too_when_debug_is_off(self, client, game, debug_urls, settings):
+        settings.DEBUG = False
+        assert client.get(URL).status_code == 404  # not a login page: nothing says it exists
+
     def test_it_sends_a_visitor_to_log_in(self, client, game, debug_urls):
         response = client.get(URL)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
