@@ -81,3 +81,11 @@ bench-play: $(VENV)/.runtime
 	$(PY) -m benchmarks.play_move | tee benchmarks/results/play-move.md
 	$(PY) -m benchmarks.play_throughput | tee benchmarks/results/play-throughput.md
 	$(PY) -m benchmarks.play_sweep | tee benchmarks/results/play-sweep.md
+
+# SMS through the real worker path (same databases; a fake gateway in the benchmark's process):
+# an inbound webhook (gunicorn) to its reply reaching the gateway (a Celery worker), and the outbox
+# draining 1,000 queued SMS.
+.PHONY: bench-channels
+bench-channels: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.channels | tee benchmarks/results/channels.md

@@ -313,3 +313,26 @@ def my_games(user, *, now: datetime.datetime) -> dict:
         color = Color.WHITE if game.white_id in mine else Color.BLACK
         finished.append(MyGame(game=game, color=color, opponent=game.player_of(clock.opponent(color)), on_move=False))
     return {"players": players, "on_move": on_move, "waiting": waiting, "finished": finished}
+
+
+# The phone simulator (DEBUG only, play/views_simulator.py) shows what one party of a game sent and
+# received on the console and the web, the channels it sends by.
+SIMULATED_CHANNELS = ("console", "web")
+
+
+def simulator_games(limit: int = 50) -> list[MobileGame]:
+    """Open games, the newest first, for the simulator's selector."""
+    games = MobileGame.objects.filter(status=MobileGame.Status.OPEN).select_related("white", "black")
+    return list(games.order_by("-pk")[:limit])
+
+
+def simulator_messages(game: MobileGame, color: str, limit: int = 200) -> list[Transmission]:
+    """One party's messages in and out of a game, in the order they were written (the latest
+    `limit`)."""
+    rows = Transmission.objects.filter(
+        game=game,
+        party=color,
+        channel__in=SIMULATED_CHANNELS,
+        direction__in=(Transmission.Direction.IN, Transmission.Direction.OUT),
+    ).order_by("-pk")[:limit]
+    return list(reversed(rows))

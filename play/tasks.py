@@ -11,9 +11,13 @@ from play import digest, services, telegram
 TRANSIENT = (OperationalError, InterfaceError)
 
 
-@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
-def deliver(transmission_ids: list[int]) -> None:
-    services.outbound_deliver_many(transmission_ids)
+@shared_task(bind=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def deliver(self, transmission_ids: list[int]) -> None:
+    """Rows a channel could not take now are tried again after 2, 4, 8... s; when the retries
+    run out they stay pending for the outbox sweep (or failed, after PLAY_DELIVERY_ATTEMPTS)."""
+    again = services.outbound_deliver_retry(transmission_ids)
+    if again and self.request.retries < self.max_retries:
+        raise self.retry(args=[again], countdown=services.retry_delay(self.request.retries))
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
