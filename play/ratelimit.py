@@ -80,16 +80,10 @@ def inbound_dropped(channel: str, day: datetime.date) -> int:
 
 
 def outbound_allowed(row, now: datetime.datetime) -> bool:
-    """Whether the outbound `row` may go to its address in the minute of `now`. An older message
-    to the same address still held back goes first: a new one does not overtake it, so the
-    player reads them in the order they were written (the outbox sweep sends oldest first)."""
-    from play.models import Transmission
-
+    """Whether the outbound `row` may go to its address in the minute of `now`. Order is the
+    caller's: the delivery (play.services._deliver) takes a row with the older pending rows to the
+    same address, oldest first, and once one is held back the later ones wait behind it, so a new
+    message never overtakes one held back."""
     if row.channel not in LIMITED_CHANNELS:
         return True
-    older_held = Transmission.objects.filter(
-        delivery=Transmission.Delivery.PENDING, channel=row.channel, address=row.address, error=RATE_LIMITED
-    ).filter(pk__lt=row.pk)
-    if older_held.exists():
-        return False
     return _take(_key("out", row.channel, row.address, now), settings.PLAY_OUTBOUND_PER_MINUTE)

@@ -427,6 +427,8 @@ def _deliver(
         for row in rows:
             key = (row.channel, row.address)
             if key in limited:
+                row.error = ratelimit.RATE_LIMITED  # waits behind the first one held back
+                touched.append(row)
                 continue
             if key in held:
                 retry.append(row.pk)
