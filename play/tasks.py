@@ -7,6 +7,8 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from play import services, telegram
+from play.computer import services as computer
+from play.computer.engine import EngineFailed
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -31,3 +33,12 @@ def telegram_update(update: dict) -> str:
     """One Telegram Update from the webhook (a dict: Telegram has no id to fetch it by). A retry
     is safe: the update_id is the message's dedup key."""
     return telegram.update_receive(update, now=timezone.now())
+
+
+@shared_task(
+    autoretry_for=(*TRANSIENT, EngineFailed), retry_backoff=True, retry_backoff_max=30, max_retries=5, acks_late=True
+)
+def engine_move(game_id: int, ply: int) -> str:
+    """A computer's move (routed to the "engine" queue). Safe to run twice: the move carries the
+    dedup key engine:<game>:<ply>, and a game that moved on is left alone."""
+    return computer.engine_move_play(game_id=game_id, ply=ply)

@@ -107,6 +107,6 @@ def render(kind: str, data: dict) -> str:
         return f"{kind.upper()}{minutes} from {data['from']}: {data['text']}"
     if kind in ("delay received", "failure received"):
         return f"Your {kind.removesuffix(' received').upper()} report reached the TD."
-    if kind == "unknown game":
+    if kind in ("unknown game", "computer game", "computer refused"):
         return data["text"]
     return f"{kind}: {data}"
