@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-load profile worker beat messages clean
+.PHONY: run serve test lint bench bench-load profile worker engine-worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ profile: $(VENV)/.bench
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker --loglevel=INFO --concurrency=1
+
+# The computer opponents' moves (play.tasks.engine_move) on their own queue, so a game never waits
+# behind a rating run nor a rating run behind a game: one slot, one Stockfish process, reused.
+engine-worker: $(VENV)/.runtime
+	$(VENV)/bin/celery -A federation worker -Q engine -n engine@%h --loglevel=INFO --concurrency=1
 
 beat: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation beat --loglevel=INFO

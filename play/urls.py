@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include(urls_events)),
     path("", include(urls_challenge)),
     path("", include("play.urls_hooks")),
+    path("", include("play.computer.urls")),
 ]

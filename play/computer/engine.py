@@ -266,3 +266,15 @@ def shutdown_all() -> None:
         _engines.clear()
     for engine in engines:
         engine.close()
+
+
+# python-chess runs each engine's event loop in a non-daemon thread, and the interpreter joins such
+# threads before it runs atexit handlers: a process that used the engine would never exit. This hook
+# (the one concurrent.futures uses) runs before that join, and ends the engines.
+_register = getattr(threading, "_register_atexit", None)
+if _register is not None:
+    _register(shutdown_all)
+else:  # pragma: no cover - every supported Python has it
+    import atexit
+
+    atexit.register(shutdown_all)
