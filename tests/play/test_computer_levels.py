@@ -35,9 +35,9 @@ def test_it_offers_eight_levels_from_a_beginner_to_full_strength(db):
     assert (levels[0].name, levels[-1].name) == ("Beginner", "Full strength")
     # The weak ones play with a Skill Level and a depth limit, the strong ones with UCI_Elo; the
     # last with neither, bounded by time alone.
-    assert [lv.skill for lv in levels[:4]] == [0, 2, 4, 8]
+    assert [lv.skill for lv in levels[:4]] == [0, 1, 3, 5]
     assert all(lv.depth is not None and lv.elo is None for lv in levels[:4])
-    assert [lv.elo for lv in levels[4:7]] == [1500, 1900, 2300]
+    assert [lv.elo for lv in levels[4:7]] == [2000, 2300, 2600]
     assert (levels[7].skill, levels[7].elo, levels[7].movetime_ms) == (None, None, 1000)
     assert all(3 <= lv.think_seconds <= 60 and lv.strength().problems() == [] for lv in levels)
 
@@ -62,7 +62,7 @@ def test_it_makes_a_new_player_when_a_levels_engine_settings_change(db):
     old_player = computer.level_player(old)
     new = computer.level_revise(level=old, skill=3)
     old.refresh_from_db()
-    assert (old.active, old.skill, old.retired_at is not None) == (False, 2, True)
+    assert (old.active, old.skill, old.retired_at is not None) == (False, 1, True)
     assert (new.number, new.name, new.skill, new.depth, new.active) == (2, "Novice", 3, 2, True)
     new_player = computer.level_player(new)
     assert new_player != old_player and new_player.full_name == "Computer, level 2 (Novice), revision 2"
@@ -116,7 +116,7 @@ def test_it_revises_a_level_from_the_admin_with_a_new_player(db, client, django_
     new = level(3)
     assert new.pk != old.pk and new.skill == 5 and new.player_id is None
     old.refresh_from_db()
-    assert (old.active, old.player, old.skill) == (False, old_player, 4)
+    assert (old.active, old.player, old.skill) == (False, old_player, 3)
 
 
 def test_it_refuses_an_admin_edit_without_a_search_limit(db, client, django_user_model):
