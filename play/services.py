@@ -25,6 +25,7 @@ from play.rules import clock, ending
 from play.rules import game as machine
 from play.rules.message import parse_message
 from play.rules.texts import render
+from players.models import Player
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +94,10 @@ def game_create(
             with transaction.atomic():
                 game.save()
             pagecache.bump_on_commit()  # the players' pages list their games
+            if Player.Kind.COMPUTER in (white.kind, black.kind):  # a computer with White moves first
+                from play.computer.services import move_queue
+
+                move_queue(game)
             return game
         except IntegrityError:  # a code already taken (1 in 10^9): draw another
             continue

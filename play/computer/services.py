@@ -154,8 +154,7 @@ def computer_game_create(
         game.white_channel = channel if side == "white" else Channel.CONSOLE
         game.black_channel = channel if side == "black" else Channel.CONSOLE
         game.save(update_fields=["white_channel", "black_channel"])
-        move_queue(game)
-    return game
+    return game  # game_create queued the computer's first move if it has White
 
 
 def parse_play_request(text: str) -> tuple[int, str] | None:

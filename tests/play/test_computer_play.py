@@ -234,3 +234,17 @@ def test_it_rates_a_game_against_the_computer_from_its_start_of_1000(db, django_
     assert (game.result, game.rated) == ("0-1", True)
     ratings = dict(PlayerRating.objects.filter(system="mchess").values_list("player_id", "rating"))
     assert ratings == {game.black_id: 1083, person.pk: 0}
+
+
+def test_it_plays_a_computer_entered_in_an_event(db, django_user_model, django_capture_on_commit_callbacks):
+    td = django_user_model.objects.create_user("td", "td@example.org", PASSWORD)
+    machine = computer.level_player(level(1))
+    person = PlayerFactory()
+    with django_capture_on_commit_callbacks(execute=True):
+        event = services.event_create(
+            created_by=td, players=[machine, person], code="with-computer", name="With a computer", td=td,
+            start=timezone.now(),
+        )  # fmt: skip
+    game = event.games.get()
+    # Two entrants, the first with White (the circle method's first round): the computer moved at once.
+    assert (game.white, game.black, game.plies, len(computer_moves(game))) == (machine, person, 1, 1)
