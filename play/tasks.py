@@ -42,3 +42,8 @@ def engine_move(game_id: int, ply: int) -> str:
     """A computer's move (routed to the "engine" queue). Safe to run twice: the move carries the
     dedup key engine:<game>:<ply>, and a game that moved on is left alone."""
     return computer.engine_move_play(game_id=game_id, ply=ply)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def sweep_computer_moves() -> int:
+    return computer.computer_moves_sweep()

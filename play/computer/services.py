@@ -8,6 +8,7 @@ retried task, or two workers holding the same task after a crash, play it once.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import random
 import re
@@ -231,6 +232,29 @@ def _queue(game_id: int, ply: int, think: int) -> None:
         engine_move.apply_async((game_id, ply), countdown=think)
     except Exception:  # the broker is down: logged for staff; the game's clock runs on
         logger.exception("the computer's move in game %s at ply %s could not be queued", game_id, ply)
+
+
+# A computer's move not in within this long after its think time was lost on the way (the broker
+# was down when it was queued, the task was dropped): the sweep queues it again.
+OVERDUE = datetime.timedelta(minutes=2)
+
+
+def computer_moves_sweep(*, now: datetime.datetime | None = None) -> int:
+    """Queue again the move of every open game where a computer has been on move for longer than
+    its think time and OVERDUE (one query over the few games computers play). A move that is only
+    slow, not lost, is queued twice and played once (the dedup key). Returns how many it queued."""
+    now = now or timezone.now()
+    waiting = MobileGame.objects.filter(status=MobileGame.Status.OPEN, on_move_since__isnull=False).filter(
+        Q(on_move="white", white__kind=Player.Kind.COMPUTER) | Q(on_move="black", black__kind=Player.Kind.COMPUTER)
+    )
+    queued = 0
+    for game in waiting.select_related("white", "black"):
+        level = computer_on_move(game)
+        if level is None or game.on_move_since > now - OVERDUE - datetime.timedelta(seconds=level.think_seconds):
+            continue
+        _queue(game.pk, game.plies, 0)
+        queued += 1
+    return queued
 
 
 def move_message(game: MobileGame, uci: str) -> str:

@@ -248,3 +248,17 @@ def test_it_plays_a_computer_entered_in_an_event(db, django_user_model, django_c
     game = event.games.get()
     # Two entrants, the first with White (the circle method's first round): the computer moved at once.
     assert (game.white, game.black, game.plies, len(computer_moves(game))) == (machine, person, 1, 1)
+
+
+def test_it_queues_again_a_computers_move_that_never_arrived(db):
+    person = PlayerFactory()
+    # Created outside any on-commit run: the queued move is lost, as when the broker was down.
+    game = computer.computer_game_create(player=person, level=level(1), side="black")
+    game.refresh_from_db()
+    assert (game.plies, game.on_move) == (0, "white")
+    assert computer.computer_moves_sweep(now=game.on_move_since) == 0  # within its think time: wait
+    late = game.on_move_since + computer.OVERDUE + datetime.timedelta(seconds=level(1).think_seconds + 1)
+    assert computer.computer_moves_sweep(now=late) == 1  # queued again (and played at once here)
+    game.refresh_from_db()
+    assert (game.plies, game.on_move, len(computer_moves(game))) == (1, "black", 1)
+    assert computer.computer_moves_sweep(now=late) == 0  # the person's turn now
