@@ -78,7 +78,8 @@ clean:
 
 # Mobile chess on PostgreSQL + Redis (BENCH_DATABASE_URL, BENCH_BROKER_URL as for `make bench`; the
 # database's mobile-chess tables are emptied): a move message's server time, 200 messages/s over
-# 10,000 open games with a real worker delivering, the sweeper's pass over 100,000 open games.
+# 10,000 open games with a real worker delivering, the sweeper's pass over 100,000 open games, the
+# computer levels' engine time per move.
 .PHONY: bench-play
 bench-play: $(VENV)/.runtime
 	mkdir -p benchmarks/results
@@ -86,3 +87,4 @@ bench-play: $(VENV)/.runtime
 	$(PY) -m benchmarks.play_move | tee benchmarks/results/play-move.md
 	$(PY) -m benchmarks.play_throughput | tee benchmarks/results/play-throughput.md
 	$(PY) -m benchmarks.play_sweep | tee benchmarks/results/play-sweep.md
+	$(PY) -m benchmarks.play_engine | tee benchmarks/results/play-engine.md
