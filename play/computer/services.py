@@ -58,6 +58,21 @@ def level_create(**fields) -> ComputerLevel:
     return level
 
 
+def levels_ensure() -> int:
+    """Make the default ladder (play.computer.ladder) when no level exists; how many it made."""
+    from play.computer.ladder import LADDER
+
+    with transaction.atomic():
+        if ComputerLevel.objects.exists():
+            return 0
+        levels = [
+            ComputerLevel(number=number, name=name, think_seconds=think, **settings_)
+            for number, name, settings_, think in LADDER
+        ]
+        ComputerLevel.objects.bulk_create(levels)
+    return len(levels)
+
+
 def level_revise(*, level: ComputerLevel, **changes) -> ComputerLevel:
     """Change a level. Its name, think time and whether it is offered change in place; a change of
     its engine settings retires it and makes a new level of the same number with a new player, so

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
+from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
 from play.models import MobileGame
 from players import services as player_services
@@ -29,6 +30,7 @@ PASSWORD = "a-long-enough-password"
 @pytest.fixture
 def player(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
+    computer.levels_ensure()  # the migration's levels are gone once a transactional test flushed them
     ensure_roles(Group, Permission)
     users = get_user_model().objects
     admin = users.create_superuser("root", "root@example.org", PASSWORD)

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from play.computer import calibrate
+from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH, Strength
 
 needs_engine = pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}")
@@ -56,13 +57,18 @@ def test_it_plays_a_game_to_a_result():
 
 
 @needs_engine
-def test_it_reports_each_levels_estimate_from_the_command_line(db):
+def test_it_reports_each_levels_estimate_from_the_command_line(ladder):
     out = io.StringIO()
     call_command("play_calibrate", "--levels", "1,2", "--games", "2", "--max-plies", "8", stdout=out)
     text = out.getvalue()
     assert "level 1 against level 2: " in text
     assert "| Level | Name | Estimated Elo (anchor: level 1 at 0) |" in text
     assert "| 1 | Beginner | 0 |" in text and "| 2 | Novice | " in text
+
+
+@pytest.fixture
+def ladder(db):
+    computer.levels_ensure()
 
 
 @pytest.mark.parametrize(
@@ -76,6 +82,6 @@ def test_it_reports_each_levels_estimate_from_the_command_line(db):
         (["--anchor", "x"], "write LEVEL:ELO"),
     ],
 )
-def test_it_refuses_bad_calibration_requests(db, arguments, message):
+def test_it_refuses_bad_calibration_requests(ladder, arguments, message):
     with pytest.raises(CommandError, match=message):
         call_command("play_calibrate", *arguments, stdout=io.StringIO())

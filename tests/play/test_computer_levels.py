@@ -3,6 +3,7 @@ at the start), revisions that make a new player, the admin, and `manage.py play_
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 
@@ -15,6 +16,7 @@ from django.urls import reverse
 from play.computer import selectors
 from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
+from play.computer.ladder import LADDER
 from play.models import ComputerLevel
 from players.models import Player
 from ratings.engines import mchess
@@ -29,6 +31,12 @@ def level(number: int) -> ComputerLevel:
     return ComputerLevel.objects.get(number=number, active=True)
 
 
+@pytest.fixture(autouse=True)
+def _ladder(db):
+    # The migration's levels are gone after any transactional test flushed the tables: made again.
+    computer.levels_ensure()
+
+
 def test_it_offers_eight_levels_from_a_beginner_to_full_strength(db):
     levels = list(ComputerLevel.objects.filter(active=True).order_by("number"))
     assert [lv.number for lv in levels] == [1, 2, 3, 4, 5, 6, 7, 8]
@@ -40,6 +48,17 @@ def test_it_offers_eight_levels_from_a_beginner_to_full_strength(db):
     assert [lv.elo for lv in levels[4:7]] == [2000, 2300, 2600]
     assert (levels[7].skill, levels[7].elo, levels[7].movetime_ms) == (None, None, 1000)
     assert all(3 <= lv.think_seconds <= 60 and lv.strength().problems() == [] for lv in levels)
+
+
+def test_it_ships_the_ladder_in_its_migration_and_makes_it_again_when_gone(db):
+    assert importlib.import_module("play.migrations.0006_engine_ladder").LADDER == LADDER
+    assert computer.levels_ensure() == 0  # levels exist: nothing made
+    ComputerLevel.objects.all().delete()
+    assert computer.levels_ensure() == 8
+    assert [(lv.number, lv.name) for lv in ComputerLevel.objects.order_by("number")][::7] == [
+        (1, "Beginner"),
+        (8, "Full strength"),
+    ]
 
 
 def test_it_adds_no_player_until_a_level_first_plays(db):

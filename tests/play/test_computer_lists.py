@@ -29,6 +29,12 @@ def level(number: int) -> ComputerLevel:
     return ComputerLevel.objects.get(number=number, active=True)
 
 
+@pytest.fixture(autouse=True)
+def _ladder(db):
+    # The migration's levels are gone after any transactional test flushed the tables: made again.
+    computer.levels_ensure()
+
+
 @pytest.fixture
 def mchess_list(db):
     machine = computer.level_player(level(8))

@@ -39,6 +39,12 @@ def level(number: int) -> ComputerLevel:
     return ComputerLevel.objects.get(number=number, active=True)
 
 
+@pytest.fixture(autouse=True)
+def _ladder(db):
+    # The migration's levels are gone after any transactional test flushed the tables: made again.
+    computer.levels_ensure()
+
+
 def say(player, text, **kwargs):
     return services.message_receive(
         channel="console", sender=str(player.federation_id), text=text, arrival=timezone.now(), **kwargs
