@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-load profile worker beat messages clean
+.PHONY: run serve test lint bench bench-load profile worker engine-worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ profile: $(VENV)/.bench
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker --loglevel=INFO --concurrency=1
 
+# The computer opponents' moves (play.tasks.engine_move) on their own queue, so a game never waits
+# behind a rating run nor a rating run behind a game: one slot, one Stockfish process, reused.
+engine-worker: $(VENV)/.runtime
+	$(VENV)/bin/celery -A federation worker -Q engine -n engine@%h --loglevel=INFO --concurrency=1
+
 beat: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation beat --loglevel=INFO
 
@@ -73,7 +78,8 @@ clean:
 
 # Mobile chess on PostgreSQL + Redis (BENCH_DATABASE_URL, BENCH_BROKER_URL as for `make bench`; the
 # database's mobile-chess tables are emptied): a move message's server time, 200 messages/s over
-# 10,000 open games with a real worker delivering, the sweeper's pass over 100,000 open games.
+# 10,000 open games with a real worker delivering, the sweeper's pass over 100,000 open games, the
+# computer levels' engine time per move.
 .PHONY: bench-play
 bench-play: $(VENV)/.runtime
 	mkdir -p benchmarks/results
@@ -81,6 +87,7 @@ bench-play: $(VENV)/.runtime
 	$(PY) -m benchmarks.play_move | tee benchmarks/results/play-move.md
 	$(PY) -m benchmarks.play_throughput | tee benchmarks/results/play-throughput.md
 	$(PY) -m benchmarks.play_sweep | tee benchmarks/results/play-sweep.md
+	$(PY) -m benchmarks.play_engine | tee benchmarks/results/play-engine.md
 
 # SMS through the real worker path (same databases; a fake gateway in the benchmark's process):
 # an inbound webhook (gunicorn) to its reply reaching the gateway (a Celery worker), and the outbox

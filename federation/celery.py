@@ -55,4 +55,10 @@ app.conf.beat_schedule = {
         "task": "play.tasks.send_digests",
         "schedule": crontab(minute=0, hour=settings.PLAY_DIGEST_HOUR),
     },
+    # Computer opponents: a computer's move that never arrived (the broker was down when it was
+    # queued, its task was lost) is queued again; the move's dedup key makes a double harmless.
+    "sweep-computer-moves": {
+        "task": "play.tasks.sweep_computer_moves",
+        "schedule": crontab(minute="*"),
+    },
 }

@@ -221,6 +221,9 @@ if CELERY_BROKER_URL is None:
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# The computers' moves have their own queue and worker (`make engine-worker`), so a rating run is
+# never delayed by a game and a game never waits behind a rating run.
+CELERY_TASK_ROUTES = {"play.tasks.engine_move": {"queue": "engine"}}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -324,6 +327,11 @@ PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
 # it waits in the outbox for the next minute, so a bug cannot send a storm.
 PLAY_INBOUND_PER_MINUTE = env_int("PLAY_INBOUND_PER_MINUTE", 30, minimum=1)
 PLAY_OUTBOUND_PER_MINUTE = env_int("PLAY_OUTBOUND_PER_MINUTE", 30, minimum=1)
+# Computer opponents (play/computer/): the UCI engine (Debian's package `stockfish`) and the time
+# limit of any one call to it beyond the search's own time; an engine that overruns is killed and
+# restarted. Without the binary the site runs and challenges of computers are refused.
+PLAY_ENGINE_PATH = env_str("PLAY_ENGINE_PATH", "/usr/games/stockfish")
+PLAY_ENGINE_TIMEOUT = env_int("PLAY_ENGINE_TIMEOUT", 10, minimum=1)
 # SMS through a self-hosted "SMS Gateway for Android" (play/sms.py): its REST API (the URL ends in
 # /3rdparty/v1 on the gateway's cloud or private server, or is the phone's own http://IP:8080) and
 # the key its webhooks are signed with. No key: the webhook answers 503 and changes nothing.

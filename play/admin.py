@@ -5,13 +5,25 @@ only through the message service and the TD's rulings, which keep the machine's 
 continuous record and the ratings in step: so games, the record and channel identities are
 read-only here, as are challenges (answered on their own page). What an admin may edit by hand
 is what nothing derives from: an event's name, its TD and appeals chairman, and the referee of
-an entry.
+an entry. Computer levels are edited here: a change of a level's engine settings makes a new
+level with a new player (play.computer.services.level_revise), so ratings stay meaningful.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext as _
 
 from federation.admin_base import ReadOnlyAdmin
-from play.models import Challenge, ChannelAddress, ChannelOutage, Entry, MobileEvent, MobileGame, Transmission
+from play.computer import services as computer
+from play.models import (
+    Challenge,
+    ChannelAddress,
+    ChannelOutage,
+    ComputerLevel,
+    Entry,
+    MobileEvent,
+    MobileGame,
+    Transmission,
+)
 
 
 class EntryInline(admin.TabularInline):
@@ -87,3 +99,50 @@ class ChannelOutageAdmin(ReadOnlyAdmin):
     list_display = ["channel", "started_at", "detected_at", "ended_at", "last_error"]
     list_filter = ["channel"]
     date_hierarchy = "started_at"
+
+
+@admin.register(ComputerLevel)
+class ComputerLevelAdmin(admin.ModelAdmin):
+    list_display = [
+        "number",
+        "name",
+        "active",
+        "skill",
+        "elo",
+        "depth",
+        "nodes",
+        "movetime_ms",
+        "think_seconds",
+        "player",
+    ]
+    list_filter = ["active"]
+    list_select_related = ["player"]
+    fields = [
+        "number", "name", "skill", "elo", "depth", "nodes", "movetime_ms", "think_seconds", "active", "player",
+        "created_at", "retired_at",
+    ]  # fmt: skip
+    readonly_fields = ["player", "created_at", "retired_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.readonly_fields
+        if not obj.active and obj.retired_at is not None:
+            return self.fields  # a retired level is the record of what its player played with
+        return [*self.readonly_fields, "number"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # its player's games and rating refer to it; retire it instead
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        changes = {name: form.cleaned_data[name] for name in form.changed_data}
+        current = computer.level_revise(level=ComputerLevel.objects.get(pk=obj.pk), **changes)
+        if current.pk != obj.pk:
+            messages.info(
+                request,
+                _("The engine settings changed: level %(number)s is now a new computer player, rated from the start.")
+                % {"number": current.number},
+            )
+        obj.pk = current.pk

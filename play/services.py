@@ -26,6 +26,7 @@ from play.rules import game as machine
 from play.rules.message import parse_message
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
+from players.models import Player
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +101,10 @@ def game_create(
             with transaction.atomic():
                 game.save()
             pagecache.bump_on_commit()  # the players' pages list their games
+            if Player.Kind.COMPUTER in (white.kind, black.kind):  # a computer with White moves first
+                from play.computer.services import move_queue
+
+                move_queue(game)
             return game
         except IntegrityError:  # a code already taken (1 in 10^9): draw another
             continue
@@ -176,9 +181,18 @@ def message_receive(
         # Nothing is stored for a stranger: it is logged for staff, and no game is touched.
         logger.warning("message from unknown sender %s:%s ignored", channel, sender)
         return Receipt("unknown sender")
+    from play.computer import services as computer  # built on this module
+
+    if computer.parse_play_request(text) is not None:  # "PLAY COMPUTER 3": a new game, not a move
+        return computer.message_play(
+            player=player, channel=channel, sender=sender, text=text, arrival=arrival, external_id=external_id
+        )
     try:
         with transaction.atomic():
-            return _receive(player, channel, sender, text, arrival, sent, external_id, game_code)
+            receipt = _receive(player, channel, sender, text, arrival, sent, external_id, game_code)
+            if receipt.game is not None:
+                computer.move_queue(receipt.game)  # the computer's turn now: its move is queued on commit
+            return receipt
     except IntegrityError:
         # The same external id committed by a concurrent delivery of the same message.
         if external_id is not None and Transmission.objects.filter(channel=channel, external_id=external_id).exists():

@@ -7,6 +7,8 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from play import digest, services, telegram
+from play.computer import services as computer
+from play.computer.engine import EngineFailed
 
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -41,3 +43,17 @@ def telegram_update(update: dict) -> str:
 def send_digests() -> int:
     """The daily e-mail digest (a retry mails nobody twice: see play.digest.MIN_GAP)."""
     return sum(outcome.status == "sent" for outcome in digest.digest_send())
+
+
+@shared_task(
+    autoretry_for=(*TRANSIENT, EngineFailed), retry_backoff=True, retry_backoff_max=30, max_retries=5, acks_late=True
+)
+def engine_move(game_id: int, ply: int) -> str:
+    """A computer's move (routed to the "engine" queue). Safe to run twice: the move carries the
+    dedup key engine:<game>:<ply>, and a game that moved on is left alone."""
+    return computer.engine_move_play(game_id=game_id, ply=ply)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def sweep_computer_moves() -> int:
+    return computer.computer_moves_sweep()

@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include(urls_channels)),
     path("", include("play.urls_hooks")),
     path("", include("play.desk.urls")),
+    path("", include("play.computer.urls")),
 ]
 
 if settings.DEBUG:

@@ -144,6 +144,11 @@ class RatingListFilter(StrictFilterSet):
         label=_("Played in the last 12 months"), method="filter_active", widget=forms.CheckboxInput
     )
     month = MonthFilter(label=_("List"), required=False)
+    # Computer opponents (kind computer) are rated in Mchess like people; the public list shows
+    # people unless asked (issue 17), and the ranks are then among people.
+    computers = django_filters.BooleanFilter(
+        label=_("Show computer opponents"), method="filter_computers", widget=forms.CheckboxInput
+    )
     provisional = django_filters.ChoiceFilter(
         label=_("Rating"),
         choices=[("no", _("established only")), ("yes", _("provisional only"))],
@@ -156,6 +161,18 @@ class RatingListFilter(StrictFilterSet):
         self.live = live
         if not live:
             del self.filters["active"]
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        if self.form.is_valid() and not self.form.cleaned_data.get("computers"):
+            # An anti-join on the (few) computers' ids, as live_list leaves out merged players: a
+            # join to every row's player would make counting a 100,000-player list costly.
+            computers = Player.objects.filter(kind=Player.Kind.COMPUTER).values("pk")
+            queryset = queryset.exclude(player__in=computers)
+        return queryset
+
+    def filter_computers(self, queryset, _name, value):
+        return queryset  # shown or hidden in filter_queryset: hidden is the default, with no value
 
     def filter_name(self, queryset, _name, value):
         key = name_key(value)

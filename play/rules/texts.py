@@ -125,7 +125,7 @@ def render(kind: str, data: dict) -> str:
         verdict = "reversed" if data["reversed"] else "upheld"
         what, why = data["what"], data["why"]
         return f"Appeal ruled: the TD decision ({what}) is {verdict}. Reasons: {why}. This ruling is final."
-    if kind == "unknown game":
+    if kind in ("unknown game", "computer game", "computer refused"):
         return data["text"]
     if kind in ("outage", "outage over"):
         return _outage(kind, data)

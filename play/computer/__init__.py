@@ -1,0 +1,1 @@
+"""Computer opponents: Stockfish levels that play mobile chess through the message service."""

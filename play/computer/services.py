@@ -1,0 +1,319 @@
+"""Computer opponents' writes: the ladder's levels and their players, games against a level, and
+the computer's move, which reaches the game through play.services.message_receive like anyone's.
+
+The engine runs outside any transaction (a search takes up to seconds; no row stays locked that
+long). The move is then sent as a console message with the dedup key engine:<game>:<ply>: a
+retried task, or two workers holding the same task after a crash, play it once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import random
+import re
+
+import chess
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from play import services, state
+from play.computer import engine
+from play.models import Channel, ComputerLevel, MobileGame
+from play.rules.notation import write_moves
+from players.models import Player
+from players.selectors import plays_as
+
+logger = logging.getLogger(__name__)
+
+SIDES = ("white", "black", "random")
+COMPUTER_FAMILY_NAME = "Computer"
+# "PLAY COMPUTER 3", "play computer 3 white": a level's number and, if wanted, the colour.
+PLAY_REQUEST = re.compile(r"\s*PLAY\s+COMPUTER\s+(\d{1,3})(?:\s+(WHITE|BLACK))?\s*", re.IGNORECASE)
+
+
+class ComputerError(services.PlayError):
+    """A game against a computer the site refuses; the message says why, for the user."""
+
+
+def engine_config() -> engine.EngineConfig:
+    return engine.EngineConfig(path=settings.PLAY_ENGINE_PATH, timeout=float(settings.PLAY_ENGINE_TIMEOUT))
+
+
+def engine_here() -> engine.Engine:
+    """This process's engine (one per worker process, reused)."""
+    return engine.engine_for(engine_config())
+
+
+# --- levels --------------------------------------------------------------------------------------
+
+
+def level_create(**fields) -> ComputerLevel:
+    """A new level (checked like the admin form: limits present, think time 3-60 s)."""
+    level = ComputerLevel(**fields)
+    level.full_clean(exclude=["player"])
+    level.save()
+    return level
+
+
+def levels_ensure() -> int:
+    """Make the default ladder (play.computer.ladder) when no level exists; how many it made."""
+    from play.computer.ladder import LADDER
+
+    with transaction.atomic():
+        if ComputerLevel.objects.exists():
+            return 0
+        levels = [
+            ComputerLevel(number=number, name=name, think_seconds=think, **settings_)
+            for number, name, settings_, think in LADDER
+        ]
+        ComputerLevel.objects.bulk_create(levels)
+    return len(levels)
+
+
+def level_revise(*, level: ComputerLevel, **changes) -> ComputerLevel:
+    """Change a level. Its name, think time and whether it is offered change in place; a change of
+    its engine settings retires it and makes a new level of the same number with a new player, so
+    the old player's rating stays the rating of the strength it was earned with (and its games in
+    progress keep the settings they began with). Returns the level now current."""
+    unknown = set(changes) - {"name", "think_seconds", "active", *ComputerLevel.ENGINE_FIELDS}
+    if unknown:
+        raise ComputerError(f"a level has no field {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        current = ComputerLevel.objects.select_for_update().get(pk=level.pk)
+        engine_changed = any(
+            name in changes and changes[name] != getattr(current, name) for name in ComputerLevel.ENGINE_FIELDS
+        )
+        if not engine_changed:
+            for name, value in changes.items():
+                setattr(current, name, value)
+            current.full_clean(exclude=["player"])
+            current.save()
+            return current
+        if not current.active:
+            raise ComputerError("A retired level keeps its settings: revise the level that replaced it.")
+        fields = {
+            "number": current.number, "name": current.name, "think_seconds": current.think_seconds,
+            **current.engine_settings(), **changes,
+        }  # fmt: skip
+        new = ComputerLevel(**fields)
+        new.full_clean(exclude=["player"], validate_constraints=False)
+        current.active, current.retired_at = False, timezone.now()
+        current.save(update_fields=["active", "retired_at"])
+        new.save()
+        return new
+
+
+def level_player(level: ComputerLevel) -> Player:
+    """The level's computer player, made on first need (kind computer: Mchess rates it from 1000)."""
+    if level.player_id is not None:
+        return level.player
+    from players.services import player_create
+
+    with transaction.atomic():
+        locked = ComputerLevel.objects.select_for_update().get(pk=level.pk)
+        if locked.player_id is None:
+            # Levels of one number that were revised are told apart by their revision.
+            revision = ComputerLevel.objects.filter(number=locked.number, pk__lte=locked.pk).count()
+            given = f"level {locked.number} ({locked.name})" + (f", revision {revision}" if revision > 1 else "")
+            locked.player = player_create(
+                family_name=COMPUTER_FAMILY_NAME, given_names=given, kind=Player.Kind.COMPUTER
+            )
+            locked.save(update_fields=["player"])
+    level.player = locked.player
+    return level.player
+
+
+def level_of(player: Player) -> ComputerLevel | None:
+    if player.kind != Player.Kind.COMPUTER:
+        return None
+    return ComputerLevel.objects.filter(player=player).first()
+
+
+# --- games against a level -----------------------------------------------------------------------
+
+
+def computer_game_create(
+    *, player: Player, level: ComputerLevel, side: str = "random", user=None, control: str | None = None,
+    norm: int | None = None, channel: str = Channel.WEB, start=None,
+) -> MobileGame:  # fmt: skip
+    """A game between a person and a computer level, rated like a challenge game (W =
+    PLAY_CHALLENGE_WEIGHT). `user`, when given, must play as `player` (the web); `channel` is where
+    the person's messages go. Refused without the engine, naming the Debian package."""
+    if user is not None and not plays_as(user, player):
+        raise ComputerError("You may play only as a player your account is confirmed to play as.")
+    if player.kind != Player.Kind.HUMAN:
+        raise ComputerError("Computers play people here; level against level is play_calibrate's.")
+    if side not in SIDES:
+        raise ComputerError(f"Choose white, black or random, not {side!r}.")
+    if not level.active:
+        raise ComputerError(f"Level {level.number} is not offered now.")
+    try:
+        engine.check_installed(settings.PLAY_ENGINE_PATH)
+    except engine.EngineMissing as error:
+        raise ComputerError(f"Computer opponents are not available: {error}") from error
+    computer = level_player(level)
+    if MobileGame.objects.filter(
+        Q(white=player, black=computer) | Q(white=computer, black=player), status=MobileGame.Status.OPEN
+    ).exists():
+        raise ComputerError(f"You already have a game in progress with level {level.number}.")
+    if side == "random":
+        side = random.choice(("white", "black"))  # noqa: S311 (a coin toss)
+    white, black = (player, computer) if side == "white" else (computer, player)
+    with transaction.atomic():
+        game = services.game_create(
+            white=white, black=black, start=start or timezone.now(), control=control, norm=norm,
+            weight=settings.PLAY_CHALLENGE_WEIGHT,
+        )  # fmt: skip
+        game.white_channel = channel if side == "white" else Channel.CONSOLE
+        game.black_channel = channel if side == "black" else Channel.CONSOLE
+        game.save(update_fields=["white_channel", "black_channel"])
+    return game  # game_create queued the computer's first move if it has White
+
+
+def parse_play_request(text: str) -> tuple[int, str] | None:
+    """(level number, side) of a "PLAY COMPUTER 3 [WHITE|BLACK]" message, or None for any other."""
+    match = PLAY_REQUEST.fullmatch(text or "")
+    if match is None:
+        return None
+    return int(match.group(1)), (match.group(2) or "random").lower()
+
+
+def message_play(*, player: Player, channel: str, sender: str, text: str, arrival, external_id=None):
+    """A "PLAY COMPUTER N" message (from play.services.message_receive): the game is made and the
+    sender told its code, or told why not. The message is kept in the record either way."""
+    from play.models import Transmission
+
+    number, side = parse_play_request(text)
+    level = ComputerLevel.objects.filter(number=number, active=True).first()
+    try:
+        if level is None:
+            numbers = ", ".join(
+                str(n) for n in ComputerLevel.objects.filter(active=True).values_list("number", flat=True)
+            )
+            raise ComputerError(f"There is no computer level {number}; the levels are {numbers}.")
+        game = computer_game_create(player=player, level=level, side=side, channel=channel, start=arrival)
+    except services.PlayError as error:
+        game, kind, answer = None, "computer refused", str(error)
+    else:
+        you = "White" if game.white_id == player.pk else "Black"
+        kind = "computer game"
+        answer = (
+            f"New game against computer level {level.number} ({level.name}): you play {you}, "
+            f"time control {game.control}. Start your messages with #{game.code}."
+        )
+    with transaction.atomic():
+        inbound = Transmission.objects.create(
+            game=game, player=player, direction=Transmission.Direction.IN, channel=channel, address=sender,
+            party=(game.color_of(player.pk) if game else "") or "", kind=kind, text=text, at=arrival,
+            external_id=external_id,
+        )  # fmt: skip
+        reply = services._write_out(game, player, channel, sender, kind, {"text": answer}, arrival)
+        services._after_commit([reply], [])
+    return services.Receipt(kind, game, [reply], inbound)
+
+
+# --- the computer's move -------------------------------------------------------------------------
+
+
+def computer_on_move(game: MobileGame) -> ComputerLevel | None:
+    """The level whose turn it is in this game (its players loaded), or None."""
+    computers = Player.Kind.COMPUTER in (game.white.kind, game.black.kind)
+    if not computers or game.status != MobileGame.Status.OPEN:
+        return None  # a game between people costs no unpickling here
+    value = state.load(game)
+    if value.over:
+        return None
+    player = game.player_of(value.on_move)
+    return level_of(player) if player.kind == Player.Kind.COMPUTER else None
+
+
+def move_queue(game: MobileGame) -> None:
+    """When it is a computer's turn, queue its move on the engine queue after the level's think
+    time, once the current transaction commits (the worker must see the position)."""
+    level = computer_on_move(game)
+    if level is None:
+        return
+    game_id, ply, think = game.pk, len(state.load(game).moves), level.think_seconds
+    transaction.on_commit(lambda: _queue(game_id, ply, think))
+
+
+def _queue(game_id: int, ply: int, think: int) -> None:
+    from play.tasks import engine_move
+
+    try:
+        engine_move.apply_async((game_id, ply), countdown=think)
+    except Exception:  # the broker is down: logged for staff; the game's clock runs on
+        logger.exception("the computer's move in game %s at ply %s could not be queued", game_id, ply)
+
+
+# A computer's move not in within this long after its think time was lost on the way (the broker
+# was down when it was queued, the task was dropped): the sweep queues it again.
+OVERDUE = datetime.timedelta(minutes=2)
+
+
+def computer_moves_sweep(*, now: datetime.datetime | None = None) -> int:
+    """Queue again the move of every open game where a computer has been on move for longer than
+    its think time and OVERDUE (one query over the few games computers play). A move that is only
+    slow, not lost, is queued twice and played once (the dedup key). Returns how many it queued."""
+    now = now or timezone.now()
+    waiting = MobileGame.objects.filter(status=MobileGame.Status.OPEN, on_move_since__isnull=False).filter(
+        Q(on_move="white", white__kind=Player.Kind.COMPUTER) | Q(on_move="black", black__kind=Player.Kind.COMPUTER)
+    )
+    queued = 0
+    for game in waiting.select_related("white", "black"):
+        level = computer_on_move(game)
+        if level is None or game.on_move_since > now - OVERDUE - datetime.timedelta(seconds=level.think_seconds):
+            continue
+        _queue(game.pk, game.plies, 0)
+        queued += 1
+    return queued
+
+
+def move_message(game: MobileGame, uci: str) -> str:
+    """The computer's message: its reply, preceded by the opponent's latest move as the rules want
+    (rule 4b), e.g. "#CODE 12. Nf3 Nc6"."""
+    moves = [m.move for m in state.load(game).moves]
+    board = chess.Board()
+    for move in moves[:-1]:
+        board.push(move)
+    reply = chess.Move.from_uci(uci)
+    if moves:
+        return f"#{game.code} " + write_moves([moves[-1], reply], first_ply=len(moves) - 1, board=board)
+    return f"#{game.code} " + write_moves([reply])
+
+
+def engine_move_play(*, game_id: int, ply: int) -> str:
+    """The computer's move at `ply` (the number of plies played when it was queued) in one game:
+    what it did, for the task's log. Does nothing when the game moved on (a retry after the move
+    arrived, a resignation, a flag) or it is no longer a computer's turn."""
+    game = MobileGame.objects.select_related("white", "black").filter(pk=game_id).first()
+    if game is None:
+        return "no game"
+    value = state.load(game)
+    if len(value.moves) != ply:
+        return "moved on"
+    level = computer_on_move(game)
+    if level is None:
+        return "not a computer's turn"
+    choice = engine_here().choose(value.board.fen(), level.strength(), game_key=game.pk)
+    computer = game.player_of(value.on_move)
+    receipt = services.message_receive(
+        channel=Channel.CONSOLE, sender=str(computer.federation_id), text=move_message(game, choice.uci),
+        arrival=timezone.now(), external_id=f"engine:{game.pk}:{ply}", game_code=game.code,
+    )  # fmt: skip
+    logger.info(
+        "level %s played %s in #%s (%.2f s): %s", level.number, choice.san, game.code, choice.seconds, receipt.applied
+    )
+    return receipt.applied
+
+
+def engine_missing_message() -> str | None:
+    """Why computers cannot play on this site, or None when the engine is installed."""
+    try:
+        engine.check_installed(settings.PLAY_ENGINE_PATH)
+    except engine.EngineMissing as error:
+        return str(error)
+    return None

@@ -1,0 +1,87 @@
+"""Calibration of the computer levels: the score-to-difference rule (PlayChess's D(p) of the
+spec), estimates chained from an anchor, material adjudication, and `manage.py play_calibrate`."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import chess
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from play.computer import calibrate
+from play.computer import services as computer
+from play.computer.engine import DEFAULT_PATH, Strength
+
+needs_engine = pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}")
+
+
+def test_it_turns_a_score_into_a_rating_difference_as_the_spec_does():
+    # Spec, PlayChess: D(p) = -400 log10((1 - p) / p), D(0) = -800, D(1) = 800.
+    assert calibrate.difference(0.5) == 0
+    assert calibrate.difference(1.0) == 800 and calibrate.difference(0.0) == -800
+    assert round(calibrate.difference(0.75), 1) == 190.8
+    assert round(calibrate.difference(0.25), 1) == -190.8
+
+
+def test_it_chains_estimates_from_the_anchor_both_ways():
+    levels = [calibrate.Level(n, f"L{n}", Strength(depth=1)) for n in (1, 2, 3, 4)]
+    matches = [
+        calibrate.Match(a=1, b=2, games=4, points=1.0),  # level 1 scores 25 %: level 2 is 190.8 above
+        calibrate.Match(a=2, b=3, games=4, points=2.0),  # even
+        calibrate.Match(a=3, b=4, games=4, points=0.0),  # level 4 won everything: 800 above
+    ]
+    found = {n: round(v, 1) for n, v in calibrate.estimate(levels, matches, (2, 1500)).items()}
+    assert found == {1: 1309.2, 2: 1500.0, 3: 1500.0, 4: 2300.0}
+
+
+def test_it_scores_and_adjudicates_games():
+    assert calibrate.points_of("1-0", white=True) == 1 and calibrate.points_of("1-0", white=False) == 0
+    assert calibrate.points_of("1/2-1/2", white=True) == 0.5
+    board = chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert calibrate.material(board, chess.WHITE) - calibrate.material(board, chess.BLACK) == 5
+
+
+@needs_engine
+def test_it_plays_a_game_to_a_result():
+    from play.computer.engine import Engine, EngineConfig
+
+    wrapper = Engine(EngineConfig(path=DEFAULT_PATH))
+    try:
+        result = calibrate.play_game(wrapper, Strength(skill=0, depth=1), Strength(depth=2), max_plies=12)
+    finally:
+        wrapper.close()
+    assert result in ("1-0", "0-1", "1/2-1/2")
+
+
+@needs_engine
+def test_it_reports_each_levels_estimate_from_the_command_line(ladder):
+    out = io.StringIO()
+    call_command("play_calibrate", "--levels", "1,2", "--games", "2", "--max-plies", "8", stdout=out)
+    text = out.getvalue()
+    assert "level 1 against level 2: " in text
+    assert "| Level | Name | Estimated Elo (anchor: level 1 at 0) |" in text
+    assert "| 1 | Beginner | 0 |" in text and "| 2 | Novice | " in text
+
+
+@pytest.fixture
+def ladder(db):
+    computer.levels_ensure()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--levels", "1"], "at least two levels"),
+        (["--levels", "1,9"], "no active level 9"),
+        (["--levels", "a,b"], "give level numbers separated by commas"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--anchor", "9:1500"], "the level must be one of those calibrated"),
+        (["--anchor", "x"], "write LEVEL:ELO"),
+    ],
+)
+def test_it_refuses_bad_calibration_requests(ladder, arguments, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("play_calibrate", *arguments, stdout=io.StringIO())

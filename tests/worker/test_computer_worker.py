@@ -1,0 +1,84 @@
+"""Computer opponents with a real Celery worker on Redis and PostgreSQL: the engine process killed
+in the middle of a search, or the whole worker killed, and the computer's move still arrives,
+exactly once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from play.computer import services as computer
+from play.computer.engine import DEFAULT_PATH
+from play.models import MobileGame, Transmission
+from play.tasks import engine_move
+from tests.players.factories import PlayerFactory
+from tests.worker.conftest import wait_for
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}"),
+]
+
+
+def engines_of(group: int) -> list[int]:
+    """The Stockfish processes in a worker's process group (its pool child starts them)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if comm.startswith("stockfish") and int(fields[2]) == group and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def slow_game():
+    """A game in which a slow level (4 s a move) is White, its move not yet queued."""
+    slow = computer.level_create(number=20, name="Slow", movetime_ms=4000, think_seconds=3)
+    game = computer.computer_game_create(player=PlayerFactory(), level=slow, side="black")
+    return game
+
+
+def moves_of_computer(game: MobileGame):
+    return Transmission.objects.filter(game=game, direction="in", external_id=f"engine:{game.pk}:0")
+
+
+def test_it_replaces_an_engine_killed_mid_search_and_plays_the_move_once(worker_factory):
+    worker = worker_factory()
+    game = slow_game()
+    engine_move.apply_async((game.pk, 0), queue=worker.queue)
+    first = wait_for(lambda: engines_of(worker.process.pid), timeout=60, message="the worker's engine to start")
+    time.sleep(1)  # inside the 4-second search
+    os.kill(first[0], signal.SIGKILL)
+    wait_for(lambda: moves_of_computer(game).exists(), timeout=60, message="the computer's move")
+    game.refresh_from_db()
+    assert game.plies == 1 and moves_of_computer(game).count() == 1
+    assert first[0] not in engines_of(worker.process.pid)  # a fresh engine gave the move
+
+
+def test_it_plays_the_move_once_when_the_whole_worker_dies_mid_move(worker_factory):
+    # The broker gives the unacknowledged task to the next worker (acks late; a short visibility
+    # timeout here, so the test need not wait an hour).
+    worker = worker_factory(CELERY_VISIBILITY_TIMEOUT=5)
+    game = slow_game()
+    engine_move.apply_async((game.pk, 0), queue=worker.queue)
+    wait_for(lambda: engines_of(worker.process.pid), timeout=60, message="the worker's engine to start")
+    time.sleep(1)
+    worker.kill()
+    game.refresh_from_db()
+    assert game.plies == 0
+    time.sleep(6)  # past the visibility timeout
+    worker_factory(CELERY_VISIBILITY_TIMEOUT=5)
+    wait_for(lambda: moves_of_computer(game).exists(), timeout=90, message="the move from the new worker")
+    time.sleep(2)
+    game.refresh_from_db()
+    assert game.plies == 1 and moves_of_computer(game).count() == 1
