@@ -6,12 +6,12 @@ A channel is failing from its first message that could not go out after its last
 delivery: a row still pending after an attempt that failed (not one merely held by the rate
 limit), or one marked failed. A failure before a later success was the address's, not the
 channel's (a chat that blocked the bot), and is not an outage. The outbox sweep
-(`services.outbox_sweep`, every minute) calls `outages_sweep`: once a failing message of a game
+(`play.outbox.outbox_sweep`, every minute) calls `outages_sweep`: once a failing message of a game
 has waited longer than that game's norm, an outage is opened (or, already open, takes in the
 game), the TD is told on each affected game's page, and each player of those games once per
 outage by another channel: his other verified address, else e-mail to the accounts linked to
 him, else the game page. The channel's next successful delivery (`channels_delivered`, called by
-`services.outbound_deliver_many`) closes it and tells the same people, with its duration.
+`play.outbox.outbound_deliver_many`) closes it and tells the same people, with its duration.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def inbound_dropped(channel: str, day: datetime.date) -> int:
 
 def outbound_allowed(row, now: datetime.datetime) -> bool:
     """Whether the outbound `row` may go to its address in the minute of `now`. Order is the
-    caller's: the delivery (play.services._deliver) takes a row with the older pending rows to the
+    caller's: the delivery (play.outbox._deliver) takes a row with the older pending rows to the
     same address, oldest first, and once one is held back the later ones wait behind it, so a new
     message never overtakes one held back."""
     if row.channel not in LIMITED_CHANNELS:

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from play import digest, services, telegram
+from play import digest, outbox, services, telegram
 from play.computer import services as computer
 from play.computer.engine import EngineFailed
 
@@ -17,9 +17,9 @@ TRANSIENT = (OperationalError, InterfaceError)
 def deliver(self, transmission_ids: list[int]) -> None:
     """Rows a channel could not take now are tried again after 2, 4, 8... s; when the retries
     run out they stay pending for the outbox sweep (or failed, after PLAY_DELIVERY_ATTEMPTS)."""
-    again = services.outbound_deliver_retry(transmission_ids)
+    again = outbox.outbound_deliver_retry(transmission_ids)
     if again and self.request.retries < self.max_retries:
-        raise self.retry(args=[again], countdown=services.retry_delay(self.request.retries))
+        raise self.retry(args=[again], countdown=outbox.retry_delay(self.request.retries))
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
@@ -29,7 +29,7 @@ def sweep_games() -> int:
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def sweep_outbox() -> int:
-    return services.outbox_sweep()
+    return outbox.outbox_sweep()
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)

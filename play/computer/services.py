@@ -210,9 +210,10 @@ def message_play(*, player: Player, channel: str, sender: str, text: str, arriva
             party=(game.color_of(player.pk) if game else "") or "", kind=kind, text=text, at=arrival,
             external_id=external_id,
         )  # fmt: skip
-        reply = services._write_out(game, player, channel, sender, kind, {"text": answer}, arrival)
-        services._after_commit([reply], [])
-    return services.Receipt(kind, game, [reply], inbound)
+        # An SMS reply may go in numbered parts: one row each.
+        replies = services._write_out(game, player, channel, sender, kind, {"text": answer}, arrival)
+        services._after_commit(replies, [])
+    return services.Receipt(kind, game, replies, inbound)
 
 
 # --- the computer's move -------------------------------------------------------------------------

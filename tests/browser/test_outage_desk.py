@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from play import services
+from play import outbox, services
 from play.models import ChannelAddress, ChannelOutage, MobileEvent
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -40,8 +40,8 @@ def outage(settings):
     game.__class__.objects.filter(pk=game.pk).update(white_channel="sms", black_channel="sms")
     gateway.fail_next = 10_000
     receipt = services.message_receive(channel="sms", sender="+79990000001", text="1. e4", arrival=T0)
-    services.outbound_deliver_many([r.pk for r in receipt.replies], now=T0)
-    services.outbox_sweep(now=T0 + datetime.timedelta(seconds=61))
+    outbox.outbound_deliver_many([r.pk for r in receipt.replies], now=T0)
+    outbox.outbox_sweep(now=T0 + datetime.timedelta(seconds=61))
     yield {"td": td, "game": game, "gateway": gateway, "outage": ChannelOutage.objects.get()}
     gateway.stop()
 
@@ -64,7 +64,7 @@ def test_it_shows_the_td_the_outage_open_then_closed(page, live_server, outage):
     assert "SMS messages of this game have not gone out since" in page.locator(f"#outage-open-{record.pk}").inner_text()
 
     outage["gateway"].fail_next = 0
-    services.outbox_sweep(now=T0 + datetime.timedelta(minutes=45))
+    outbox.outbox_sweep(now=T0 + datetime.timedelta(minutes=45))
     page.goto(f"{live_server.url}/play/td/")
     cells = [c.strip() for c in page.locator(f"#outage-{record.pk} td").all_inner_texts()]
     assert cells[0] == "SMS"

@@ -51,7 +51,7 @@ def test_it_offers_eight_levels_from_a_beginner_to_full_strength(db):
 
 
 def test_it_ships_the_ladder_in_its_migration_and_makes_it_again_when_gone(db):
-    assert importlib.import_module("play.migrations.0006_engine_ladder").LADDER == LADDER
+    assert importlib.import_module("play.migrations.0009_engine_ladder").LADDER == LADDER
     assert computer.levels_ensure() == 0  # levels exist: nothing made
     ComputerLevel.objects.all().delete()
     assert computer.levels_ensure() == 8

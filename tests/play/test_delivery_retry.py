@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from play import services, tasks
+from play import outbox, services, tasks
 from play.models import Transmission
 from tests.players.factories import PlayerFactory
 
@@ -75,11 +75,11 @@ def move(game, color: str, text: str, minutes: int) -> list[int]:
     ],
 )
 def test_it_waits_twice_as_long_before_each_retry(retries, jitter, seconds):
-    assert services.retry_delay(retries, jitter=jitter) == pytest.approx(seconds, abs=1e-4)
+    assert outbox.retry_delay(retries, jitter=jitter) == pytest.approx(seconds, abs=1e-4)
 
 
 def test_it_draws_the_jitter_within_the_interval():
-    delays = {services.retry_delay(2) for _ in range(50)}
+    delays = {outbox.retry_delay(2) for _ in range(50)}
     assert all(4 <= d <= 8 for d in delays) and len(delays) > 1
 
 
@@ -88,19 +88,19 @@ class TestRetry:
     def test_it_names_the_rows_to_try_again(self, game):
         ids = move(game, "white", "1. e4", 5)
         FAILURES["left"] = 1
-        again = services.outbound_deliver_retry(ids)
+        again = outbox.outbound_deliver_retry(ids)
         rows = {row.pk: row for row in Transmission.objects.filter(pk__in=ids)}
         failed = [pk for pk in ids if rows[pk].attempts == 1 and rows[pk].delivery == "pending"]
         assert again == [pk for pk in ids if rows[pk].delivery == "pending"]
         assert failed and failed[0] in again
-        assert services.outbound_deliver_retry(again) == []
+        assert outbox.outbound_deliver_retry(again) == []
         assert set(Transmission.objects.filter(pk__in=ids).values_list("delivery", flat=True)) == {"sent"}
 
     def test_it_names_no_row_that_ran_out_of_attempts(self, game, settings):
         settings.PLAY_DELIVERY_ATTEMPTS = 1
         ids = move(game, "white", "1. e4", 5)
         FAILURES["left"] = 1
-        assert ids[0] not in services.outbound_deliver_retry(ids)
+        assert ids[0] not in outbox.outbound_deliver_retry(ids)
         assert Transmission.objects.get(pk=ids[0]).delivery == "failed"
 
     def test_it_sends_an_older_pending_message_to_the_address_first(self, game):
@@ -108,10 +108,10 @@ class TestRetry:
         # delivery of that notice sends the acknowledgement first.
         first = move(game, "white", "1. e4", 5)
         FAILURES["left"] = len(first)
-        services.outbound_deliver_many(first)
+        outbox.outbound_deliver_many(first)
         assert SENT == []
         second = move(game, "black", "1. e4 e5", 7)
-        assert services.outbound_deliver_many(second) == len(second)
+        assert outbox.outbound_deliver_many(second) == len(second)
         white = str(game.white.federation_id)
         to_white = [text for address, text in SENT if address == white]
         assert [text.split(" ", 2)[1] for text in to_white] == ["Received", "Your"]
@@ -121,13 +121,13 @@ class TestRetry:
         first = move(game, "white", "1. e4", 5)
         second = move(game, "black", "1. e4 e5", 7)
         FAILURES["left"] = 1  # the first row (White's acknowledgement) fails; nothing overtakes it
-        again = services.outbound_deliver_retry(first + second)
+        again = outbox.outbound_deliver_retry(first + second)
         white = str(game.white.federation_id)
         assert [address for address, _ in SENT] == [str(game.black.federation_id)] * len(SENT)
         held = Transmission.objects.filter(pk__in=again).order_by("pk")
         assert {row.address for row in held} == {white}
         assert [row.attempts for row in held] == [1] + [0] * (len(held) - 1)
-        assert services.outbound_deliver_retry(again) == []
+        assert outbox.outbound_deliver_retry(again) == []
         assert [text.split(" ", 2)[1] for address, text in SENT if address == white] == ["Received", "Your"]
 
 
@@ -171,15 +171,15 @@ class TestOutboxSweep:
     def test_it_sends_every_due_row_in_order_a_batch_at_a_time(self, game):
         ids = pending_rows(game, 25)
         fresh = pending_rows(game, 1, minutes_ago=0)  # not yet due: its own task is still to come
-        assert services.outbox_sweep(batch=10) == 25
+        assert outbox.outbox_sweep(batch=10) == 25
         assert [text for _, text in SENT] == [f"#{game.code} message {i}" for i in range(25)]
         assert set(Transmission.objects.filter(pk__in=ids).values_list("delivery", flat=True)) == {"sent"}
         assert Transmission.objects.get(pk=fresh[0]).delivery == "pending"
 
     def test_it_stops_at_its_limit_and_the_next_pass_goes_on(self, game):
         pending_rows(game, 25)
-        assert services.outbox_sweep(batch=10, limit=15) == 15
-        assert services.outbox_sweep(batch=10, limit=15) == 10
+        assert outbox.outbox_sweep(batch=10, limit=15) == 15
+        assert outbox.outbox_sweep(batch=10, limit=15) == 10
         assert len(SENT) == 25
 
     def test_it_tries_a_failing_row_once_a_pass(self, game):
@@ -187,7 +187,7 @@ class TestOutboxSweep:
         # goes through the rest of the outbox without trying the failed row again.
         ids = pending_rows(game, 3)
         FAILURES["left"] = 1
-        assert services.outbox_sweep(batch=1) == 2
+        assert outbox.outbox_sweep(batch=1) == 2
         rows = list(Transmission.objects.filter(pk__in=ids).order_by("pk"))
         assert [(row.delivery, row.attempts) for row in rows] == [("pending", 1), ("sent", 1), ("sent", 1)]
-        assert services.outbox_sweep(batch=1) == 1
+        assert outbox.outbox_sweep(batch=1) == 1

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from play import identities, linking, services
+from play import identities, linking, outbox, services
 from play import telegram as tg
 from play.models import ChannelAddress, MobileEvent, MobileGame, Transmission, VerificationCode
 from players.models import PlayerLink
@@ -97,7 +97,7 @@ class TestSmsCode:
         assert row.text.endswith(" It confirms this number for Petrova, Anna and is valid for 10 minutes.")
         code = code_in(row)
         # The console SMS channel delivers it, and the code is what the phone shows.
-        assert services.outbound_deliver(row.pk)
+        assert outbox.outbound_deliver(row.pk)
         assert f"[sms ->  {NUMBER}]" in settings.PLAY_CONSOLE_STREAM.getvalue()
         assert code in settings.PLAY_CONSOLE_STREAM.getvalue()
         # Only a keyed hash is stored.

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from play import outages, ratelimit, services
+from play import outages, outbox, ratelimit, services
 from play.models import ChannelAddress, ChannelOutage, MobileEvent, MobileGame, Transmission
 from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
@@ -107,7 +107,7 @@ def sms_move(player_key: str, game, text: str, arrival) -> list[int]:
     assert receipt.applied == "move", receipt
     ids = [r.pk for r in receipt.replies]
     assert {r.channel for r in receipt.replies} == {"sms"}
-    services.outbound_deliver_many(ids, now=arrival)
+    outbox.outbound_deliver_many(ids, now=arrival)
     return ids
 
 
@@ -117,7 +117,7 @@ def notices(kind: str):
 
 def deliver_pending(now) -> None:
     ids = list(Transmission.objects.filter(delivery="pending", channel__in=("telegram", "email")).values_list("pk"))
-    services.outbound_deliver_many([pk for (pk,) in ids], now=now)
+    outbox.outbound_deliver_many([pk for (pk,) in ids], now=now)
 
 
 @pytest.fixture
@@ -126,9 +126,9 @@ def opened(world, gateway, bot):
     gateway.fail_next = 10_000
     sms_move("w", world["one"], "1. e4", T0)
     sms_move("w", world["two"], "1. d4", at(30))
-    assert services.outbox_sweep(now=at(60)) == 0
+    assert outbox.outbox_sweep(now=at(60)) == 0
     assert not ChannelOutage.objects.exists()  # waited exactly N = 60 s: not longer
-    services.outbox_sweep(now=at(61))
+    outbox.outbox_sweep(now=at(61))
     return ChannelOutage.objects.get()
 
 
@@ -163,7 +163,7 @@ def test_it_tells_the_td_and_each_player_by_another_channel(world, opened, bot):
 
 
 def test_it_takes_in_a_game_once_its_own_message_waited_longer_than_the_norm_telling_each_player_once(world, opened):
-    services.outbox_sweep(now=at(91))  # game 2's replies have now waited 61 s
+    outbox.outbox_sweep(now=at(91))  # game 2's replies have now waited 61 s
     outage = ChannelOutage.objects.get()
     assert set(outage.games.all()) == {world["one"], world["two"]}
     told = [(n.game.code, n.party, n.channel) for n in notices("outage")][3:]
@@ -173,16 +173,16 @@ def test_it_takes_in_a_game_once_its_own_message_waited_longer_than_the_norm_tel
     assert (c_row.address, c_row.delivery, c_row.player) == (str(world["c"].federation_id), "sent", world["c"])
     # Later passes, more failing messages: no new notices.
     sms_move("b", world["one"], "1. e4 e5", at(100))
-    services.outbox_sweep(now=at(300))
+    outbox.outbox_sweep(now=at(300))
     assert notices("outage").count() == 5
     assert sorted(ChannelOutage.objects.get().notified) == sorted([world["w"].pk, world["b"].pk, world["c"].pk])
 
 
 def test_it_closes_at_the_first_successful_delivery_and_tells_the_same_people(world, opened, gateway, bot):
-    services.outbox_sweep(now=at(91))
+    outbox.outbox_sweep(now=at(91))
     deliver_pending(at(92))
     gateway.fail_next = 0
-    services.outbox_sweep(now=at(1200))  # the gateway takes the oldest pending SMS: the channel is back
+    outbox.outbox_sweep(now=at(1200))  # the gateway takes the oldest pending SMS: the channel is back
     outage = ChannelOutage.objects.get()
     assert (outage.ended_at, outage.seconds) == (at(1200), 1200)
     assert not Transmission.objects.filter(channel="sms", delivery="pending").exists()
@@ -206,7 +206,7 @@ def test_it_closes_at_the_first_successful_delivery_and_tells_the_same_people(wo
     assert [m["text"] for m in bot.sent][-1] == w_row.text
     assert len(mail.outbox) == 2 and mail.outbox[1].body == notices("outage over").get(channel="email").text
     # Working again, the next pass opens nothing.
-    services.outbox_sweep(now=at(1300))
+    outbox.outbox_sweep(now=at(1300))
     assert ChannelOutage.objects.count() == 1
 
 
@@ -216,14 +216,14 @@ def test_it_opens_none_for_a_failure_before_a_later_success(world, gateway, bot)
     sms_move("w", world["one"], "1. e4", T0)
     assert Transmission.objects.filter(channel="sms", delivery="failed").count() == 2
     sms_move("w", world["two"], "1. d4", at(5))
-    services.outbox_sweep(now=at(600))
+    outbox.outbox_sweep(now=at(600))
     assert not ChannelOutage.objects.exists()
 
 
 def test_it_opens_one_for_a_failed_message_without_a_later_success(world, gateway, bot):
     gateway.fail_status, gateway.fail_next = 401, 10_000  # wrong credentials: every SMS refused at once
     sms_move("w", world["one"], "1. e4", T0)
-    services.outbox_sweep(now=at(61))
+    outbox.outbox_sweep(now=at(61))
     outage = ChannelOutage.objects.get()
     assert outage.started_at == T0 and "401" in outage.last_error
 
@@ -232,10 +232,10 @@ def test_it_waits_for_each_games_own_norm(world, gateway, bot):
     MobileGame.objects.filter(pk=world["one"].pk).update(norm=120)
     gateway.fail_next = 10_000
     sms_move("w", world["one"], "1. e4", T0)
-    services.outbox_sweep(now=at(61))
-    services.outbox_sweep(now=at(120))
+    outbox.outbox_sweep(now=at(61))
+    outbox.outbox_sweep(now=at(120))
     assert not ChannelOutage.objects.exists()
-    services.outbox_sweep(now=at(121))
+    outbox.outbox_sweep(now=at(121))
     assert ChannelOutage.objects.get().detected_at == at(121)
 
 
@@ -247,7 +247,7 @@ def test_it_counts_messages_held_by_the_rate_limit_as_no_outage(world, gateway, 
         services.message_receive(channel="sms", sender=PHONES["w"], text=f"#{world['one'].code} {text}", arrival=T0)
     ids = list(Transmission.objects.filter(channel="sms", direction="out").values_list("pk", flat=True))
     assert len(ids) >= 2  # a reply each (HELP goes as numbered parts on SMS)
-    assert services.outbound_deliver_many(ids, now=T0) == 0
+    assert outbox.outbound_deliver_many(ids, now=T0) == 0
     assert outages.failing_rows("sms", at(100)) == []
     outages.outages_sweep(now=at(100))
     assert not ChannelOutage.objects.exists()
@@ -267,9 +267,9 @@ def test_it_refuses_a_second_open_outage_of_a_channel(world):
 
 @pytest.fixture
 def closed(world, opened, gateway):
-    services.outbox_sweep(now=at(91))
+    outbox.outbox_sweep(now=at(91))
     gateway.fail_next = 0
-    services.outbox_sweep(now=at(1200))
+    outbox.outbox_sweep(now=at(1200))
     return ChannelOutage.objects.get()
 
 

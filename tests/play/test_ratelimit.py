@@ -10,7 +10,7 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import ratelimit, services, telegram
+from play import outbox, ratelimit, services, telegram
 from play.models import ChannelAddress, ChannelOutage, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -139,16 +139,16 @@ def storm(game, n: int = 100, address: str = FLOOD) -> list[int]:
 
 def test_it_sends_30_a_minute_of_100_messages_a_bug_wrote_to_one_number(game, gateway):
     ids = storm(game)
-    assert services.outbound_deliver_many(ids, now=T0) == 30
+    assert outbox.outbound_deliver_many(ids, now=T0) == 30
     assert [m["textMessage"]["text"] for m in gateway.sent] == [f"#{game.code} message {i}" for i in range(30)]
     held = Transmission.objects.filter(pk__in=ids, delivery="pending")
     assert held.count() == 70
     assert set(held.values_list("error", "attempts")) == {("rate limited", 0)}  # no attempt spent
     # The outbox sweep in the same minute sends nothing more; in the next, the next 30, in order.
-    assert services.outbox_sweep(now=at(45)) == 0
-    assert services.outbox_sweep(now=at(60)) == 30
-    assert services.outbox_sweep(now=at(120)) == 30
-    assert services.outbox_sweep(now=at(180)) == 10
+    assert outbox.outbox_sweep(now=at(45)) == 0
+    assert outbox.outbox_sweep(now=at(60)) == 30
+    assert outbox.outbox_sweep(now=at(120)) == 30
+    assert outbox.outbox_sweep(now=at(180)) == 10
     assert [m["textMessage"]["text"] for m in gateway.sent] == [f"#{game.code} message {i}" for i in range(100)]
     assert len(gateway.requests) == 100
     assert not Transmission.objects.filter(pk__in=ids).exclude(delivery="sent").exists()
@@ -157,23 +157,23 @@ def test_it_sends_30_a_minute_of_100_messages_a_bug_wrote_to_one_number(game, ga
 
 def test_it_sends_a_new_message_only_after_the_older_ones_held_back(game, gateway):
     storm(game, 40)
-    services.outbound_deliver_many(list(Transmission.objects.values_list("pk", flat=True)), now=T0)
+    outbox.outbound_deliver_many(list(Transmission.objects.values_list("pk", flat=True)), now=T0)
     (late,) = storm(game, 1)  # a reply written later in the first minute, delivered at once by the task
-    assert services.outbound_deliver_many([late], now=at(30)) == 0
+    assert outbox.outbound_deliver_many([late], now=at(30)) == 0
     assert Transmission.objects.get(pk=late).error == "rate limited"
     # In the next minute its delivery takes the ten held back first, then it.
-    assert services.outbound_deliver_many([late], now=at(60)) == 1
+    assert outbox.outbound_deliver_many([late], now=at(60)) == 1
     texts = [m["textMessage"]["text"] for m in gateway.sent]
     assert texts == [f"#{game.code} message {i}" for i in range(40)] + [f"#{game.code} message 0"]
 
 
 def test_it_sends_to_another_number_during_a_storm(game, gateway):
-    services.outbound_deliver_many(storm(game), now=T0)
+    outbox.outbound_deliver_many(storm(game), now=T0)
     quiet = storm(game, 1, address=QUIET)
-    assert services.outbound_deliver_many(quiet, now=at(1)) == 1
+    assert outbox.outbound_deliver_many(quiet, now=at(1)) == 1
     assert gateway.sent[-1]["phoneNumbers"] == [QUIET]
 
 
 def test_it_takes_the_outbound_limit_from_the_setting(game, gateway, settings):
     settings.PLAY_OUTBOUND_PER_MINUTE = 5
-    assert services.outbound_deliver_many(storm(game, 8), now=T0) == 5
+    assert outbox.outbound_deliver_many(storm(game, 8), now=T0) == 5

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from play import services, state
+from play import outbox, services, state
 from play.models import ChannelAddress, MobileGame, Transmission
 from play.rules import transcript
 from play.rules.message import parse_message
@@ -155,7 +155,7 @@ class TestMessages:
             receipt = self.send(self.white, "1. e4", 5)
         assert len(callbacks) == 1  # the delivery is queued after the commit, not before
         pending = [row.pk for row in receipt.replies if row.delivery == "pending"]
-        assert services.outbound_deliver_many(pending) == 1  # what the queued task does, without a worker
+        assert outbox.outbound_deliver_many(pending) == 1  # what the queued task does, without a worker
         # White wrote on the console, so his acknowledgement is printed there; Black has not written
         # yet, so his copy waits on the game page (the web channel).
         printed = settings.PLAY_CONSOLE_STREAM.getvalue()
@@ -223,10 +223,10 @@ def test_it_keeps_a_failed_delivery_pending_with_its_error_until_the_attempts_ru
         channel="console", sender=str(white.federation_id), text="1. e4", arrival=start + datetime.timedelta(minutes=5)
     )
     (ack,) = [row for row in receipt.replies if row.channel == "console"]
-    assert not services.outbound_deliver(ack.pk)
+    assert not outbox.outbound_deliver(ack.pk)
     ack.refresh_from_db()
     assert (ack.delivery, ack.attempts, ack.error) == ("pending", 1, "gateway unreachable")
-    assert not services.outbound_deliver(ack.pk)
+    assert not outbox.outbound_deliver(ack.pk)
     ack.refresh_from_db()
     assert (ack.delivery, ack.attempts) == ("failed", 2)  # visible to staff; the move itself stands
     assert MobileGame.objects.get().plies == 1

@@ -12,7 +12,7 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import services, sms
+from play import outbox, services, sms
 from play.models import ChannelAddress, MobileGame, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -209,7 +209,7 @@ class TestOutbound:
         assert post(client, received("1. e4")).status_code == 200
         rows = list(white_sms_rows(game))
         assert rows and all(row.delivery == "pending" for row in rows)
-        assert services.outbound_deliver_many([row.pk for row in rows]) == len(rows)
+        assert outbox.outbound_deliver_many([row.pk for row in rows]) == len(rows)
         assert [body["phoneNumbers"] for body in gateway.sent] == [[WHITE_PHONE]] * len(rows)
         assert [body["textMessage"]["text"] for body in gateway.sent] == [row.text for row in rows]
         for row in rows:
@@ -222,14 +222,14 @@ class TestOutbound:
         post(client, received("1. e4"))
         row = white_sms_rows(game).first()
         gateway.fail_next = 2
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "503" in row.error
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts, row.external_id) == ("pending", 2, None)
-        assert services.outbound_deliver(row.pk) is True
+        assert outbox.outbound_deliver(row.pk) is True
         row.refresh_from_db()
         assert (row.delivery, row.attempts, row.error) == ("sent", 3, "")
         assert len(gateway.requests) == 3 and len(gateway.sent) == 1
@@ -238,7 +238,7 @@ class TestOutbound:
         post(client, received("1. e4"))
         row = white_sms_rows(game).first()
         gateway.stop()
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "unreachable" in row.error
@@ -248,11 +248,11 @@ class TestOutbound:
         settings.SMS_GATEWAY_PASSWORD = "wrong"
         post(client, received("1. e4"))
         row = white_sms_rows(game).first()
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("failed", 1)
         assert "401" in row.error
-        assert services.outbound_deliver(row.pk) is False  # a failed row is not sent again
+        assert outbox.outbound_deliver(row.pk) is False  # a failed row is not sent again
         assert len(gateway.requests) == 1
 
 
@@ -262,7 +262,7 @@ class TestDeliveryReports:
     def sent_row(self, client, game, gateway):
         post(client, received("1. e4"))
         row = white_sms_rows(game).first()
-        services.outbound_deliver(row.pk)
+        outbox.outbound_deliver(row.pk)
         row.refresh_from_db()
         return row
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from federation.celery import app
-from play import services
+from play import outbox, services
 from play.models import ChannelAddress, Transmission
 from tests.fakes.telegram_api import FakeTelegram
 from tests.players.factories import PlayerFactory
@@ -167,7 +167,7 @@ class TestOutbound:
         assert post(client, update("1. e4")).status_code == 200
         rows = list(white_rows(game))
         assert rows
-        assert services.outbound_deliver_many([row.pk for row in rows]) == len(rows)
+        assert outbox.outbound_deliver_many([row.pk for row in rows]) == len(rows)
         assert [body["chat_id"] for body in api.sent] == [str(WHITE_CHAT)] * len(rows)
         assert [body["text"] for body in api.sent] == [row.text for row in rows]
         for row in rows:
@@ -179,14 +179,14 @@ class TestOutbound:
         post(client, update("1. e4"))
         row = white_rows(game).first()
         api.fail_next = 2
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "Bad Gateway" in row.error
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 2)
-        assert services.outbound_deliver(row.pk) is True
+        assert outbox.outbound_deliver(row.pk) is True
         row.refresh_from_db()
         assert (row.delivery, row.attempts, row.error) == ("sent", 3, "")
         assert len(api.sent) == 1
@@ -195,28 +195,28 @@ class TestOutbound:
         post(client, update("1. e4"))
         row = white_rows(game).first()
         api.fail_next, api.fail_status = 1, 429
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "wait" in row.error
-        assert services.outbound_deliver(row.pk) is True
+        assert outbox.outbound_deliver(row.pk) is True
 
     def test_it_fails_the_row_at_once_when_the_player_blocked_the_bot(self, client, game, api):
         post(client, update("1. e4"))
         row = white_rows(game).first()
         api.fail_next, api.fail_status = 1, 403
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("failed", 1)
         assert "blocked" in row.error
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         assert api.sent == []
 
     def test_it_keeps_the_row_pending_when_the_api_is_unreachable(self, client, game, api):
         post(client, update("1. e4"))
         row = white_rows(game).first()
         api.stop()
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "unreachable" in row.error

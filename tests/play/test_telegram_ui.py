@@ -14,7 +14,7 @@ from django.utils import timezone
 from PIL import Image
 
 from federation.celery import app
-from play import board_png, services
+from play import board_png, outbox, services
 from play.models import ChannelAddress, MobileGame, Transmission
 from play.telegram import TelegramBot
 from tests.fakes.telegram_api import FakeTelegram
@@ -98,7 +98,7 @@ def post(client, data):
 def deliver(game, color: str) -> list[Transmission]:
     """Send the player's pending rows to the fake; the rows, sent."""
     rows = list(Transmission.objects.filter(game=game, direction="out", party=color, delivery="pending"))
-    assert services.outbound_deliver_many([row.pk for row in rows]) == len(rows)
+    assert outbox.outbound_deliver_many([row.pk for row in rows]) == len(rows)
     return rows
 
 
@@ -312,7 +312,7 @@ class TestPicture:
             post(client, text_update(text, chat=WHITE_CHAT if number % 2 == 0 else BLACK_CHAT))
         rows = Transmission.objects.filter(direction="out", delivery="pending")
         assert rows.count() == 8
-        assert services.outbound_deliver_many(list(rows.values_list("pk", flat=True))) == 8
+        assert outbox.outbound_deliver_many(list(rows.values_list("pk", flat=True))) == 8
         assert len(api.sent) + len(api.photos) == 8
         assert [r for r in api.requests if r.api_method == "getMe"] == []
 
@@ -321,7 +321,7 @@ class TestPicture:
         post(client, text_update("1. e4"))
         settings.TELEGRAM_BOT_TOKEN = "7000001:wrong-token"
         row = Transmission.objects.get(direction="out", kind="acknowledgement")
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("failed", 1)
         assert "Telegram refused the message" in row.error

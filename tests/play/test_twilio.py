@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
-from play import services, twilio_sms
+from play import outbox, services, twilio_sms
 from play.channels import PermanentFailure, TransientFailure
 from play.hooks_twilio import EMPTY_TWIML
 from play.models import ChannelAddress, MobileGame, Transmission
@@ -218,7 +218,7 @@ class TestOutbound:
         assert post(client, sms("1. e4")).status_code == 200
         rows = list(white_sms_rows(game))
         assert rows and all(row.delivery == "pending" for row in rows)
-        assert services.outbound_deliver_many([row.pk for row in rows]) == len(rows)
+        assert outbox.outbound_deliver_many([row.pk for row in rows]) == len(rows)
         assert [(body["To"], body["From"]) for body in twilio.sent] == [(WHITE_PHONE, NUMBER)] * len(rows)
         assert [body["Body"] for body in twilio.sent] == [row.text for row in rows]
         assert all("StatusCallback" not in body for body in twilio.sent)
@@ -231,21 +231,21 @@ class TestOutbound:
     def test_it_asks_for_status_callbacks_when_configured(self, client, game, twilio, settings):
         settings.TWILIO_STATUS_CALLBACK_URL = "https://ratings.example.org/play/hooks/twilio/status/"
         post(client, sms("1. e4"))
-        assert services.outbound_deliver(white_sms_rows(game).first().pk) is True
+        assert outbox.outbound_deliver(white_sms_rows(game).first().pk) is True
         assert twilio.sent[0]["StatusCallback"] == "https://ratings.example.org/play/hooks/twilio/status/"
 
     def test_it_keeps_the_row_pending_while_twilio_fails_then_sends_it(self, client, game, twilio):
         post(client, sms("1. e4"))
         row = white_sms_rows(game).first()
         twilio.fail_next = 2
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "500" in row.error and "20500" in row.error
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts, row.external_id) == ("pending", 2, None)
-        assert services.outbound_deliver(row.pk) is True
+        assert outbox.outbound_deliver(row.pk) is True
         row.refresh_from_db()
         assert (row.delivery, row.attempts, row.error) == ("sent", 3, "")
         assert row.external_id.startswith("SM")
@@ -255,7 +255,7 @@ class TestOutbound:
         post(client, sms("1. e4"))
         row = white_sms_rows(game).first()
         twilio.fail_status, twilio.fail_next = 429, 1
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "429" in row.error
@@ -264,7 +264,7 @@ class TestOutbound:
         post(client, sms("1. e4"))
         row = white_sms_rows(game).first()
         twilio.stop()
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("pending", 1)
         assert "unreachable" in row.error
@@ -273,18 +273,18 @@ class TestOutbound:
         post(client, sms("1. e4"))
         row = white_sms_rows(game).first()
         Transmission.objects.filter(pk=row.pk).update(address="8 999 111-22-33")
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("failed", 1)
         assert "400" in row.error and "21211" in row.error
-        assert services.outbound_deliver(row.pk) is False  # a failed row is not sent again
+        assert outbox.outbound_deliver(row.pk) is False  # a failed row is not sent again
         assert len(twilio.requests) == 1 and twilio.sent == []
 
     def test_it_marks_the_row_failed_at_once_on_wrong_credentials(self, client, game, twilio, settings):
         settings.TWILIO_AUTH_TOKEN = "wrong"
         post(client, sms("1. e4"), signature=sign(f"http://testserver{URL}", sms("1. e4"), token="wrong"))
         row = white_sms_rows(game).first()
-        assert services.outbound_deliver(row.pk) is False
+        assert outbox.outbound_deliver(row.pk) is False
         row.refresh_from_db()
         assert (row.delivery, row.attempts) == ("failed", 1)
         assert "401" in row.error and "20003" in row.error
@@ -294,7 +294,7 @@ class TestOutbound:
         monkeypatch.setenv("TWILIO_EDGE", "sydney")
         monkeypatch.setenv("TWILIO_REGION", "au1")
         post(client, sms("1. e4"))
-        assert services.outbound_deliver(white_sms_rows(game).first().pk) is True
+        assert outbox.outbound_deliver(white_sms_rows(game).first().pk) is True
         assert len(twilio.sent) == 1
 
 
@@ -329,7 +329,7 @@ class TestStatusCallbacks:
     def sent_row(self, client, game, twilio):
         post(client, sms("1. e4"))
         row = white_sms_rows(game).first()
-        assert services.outbound_deliver(row.pk) is True
+        assert outbox.outbound_deliver(row.pk) is True
         row.refresh_from_db()
         return row
 
