@@ -1,0 +1,247 @@
+"""Swiss-Manager's binary files of examples/ (.TUNX, .TURX, .TUMX) and damaged copies of them.
+
+The files store no totals or ranks (checked: Swiss-Manager recomputes them on opening), so the
+points below were counted by hand from the raw 21-byte pairing records (white, black, result),
+and every complete round must name every player exactly once.
+"""
+
+import datetime
+import struct
+from collections import Counter, defaultdict
+from decimal import Decimal
+
+import pytest
+
+from tests.tournaments.files import example
+from tournaments import services
+from tournaments.importers import read_result_file, sniff
+from tournaments.importers.base import ResultFileError
+from tournaments.models import Upload
+
+FILES = (
+    "sm-circuito-sesc-2026.TUNX",
+    "sm-elllobregat-open-2023.TUNX",
+    "sm-sesc-women-2026-unfinished.TUNX",
+    "sm-feldkirch-club-2025.TUNX",
+    "sm-round-robin-6.TURX",
+    "sm-team-swiss-93.TUMX",
+)
+
+
+def read(name):
+    return read_result_file(name, example(name))
+
+
+def points(parsed):
+    earned = defaultdict(Decimal)
+    for game in parsed.games:
+        earned[game.white] += game.points(game.white)
+        if game.black is not None:
+            earned[game.black] += game.points(game.black)
+    return earned
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_it_reads_every_swiss_manager_file_by_its_content(name):
+    assert sniff(example(name)) == "swissmanager"
+    # The content decides, never the name.
+    parsed = read_result_file("results.txt", example(name))
+    assert not parsed.errors
+    # The format says what the file holds: Feldkirch's club round robin was saved as a .TUNX.
+    expected = "turx" if "feldkirch" in name else name.rsplit(".", 1)[1].lower()
+    assert parsed.format == expected
+
+
+def test_it_reads_the_circuito_sesc_header_and_players():
+    parsed = read("sm-circuito-sesc-2026.TUNX")
+    assert (parsed.name, parsed.city, parsed.federation) == ("Circuito Sesc de Xadrez - 2026", "Curitiba-PR", "BRA")
+    assert (parsed.start_date, parsed.end_date, parsed.rounds) == (datetime.date(2026, 3, 28),) * 2 + (7,)
+    assert parsed.time_control == "7'+5'' ou 12' KO"
+    assert parsed.details["organiser"] == "FEXPAR, SESC"
+    assert len(parsed.players) == 29
+    first = parsed.player(1)
+    assert (first.family_name, first.given_names, first.fide_id) == ("Aloisio", "Ponti Lopes", 2108372)
+    assert (first.rating, first.national_rating, first.national_id) == (1959, 1869, "8818")
+    assert (first.country, first.club) == ("BRA", "Clube De Xadrez De Curitiba")
+    assert (first.birth_date, first.birth_precision) == (datetime.date(1967, 1, 1), "year")
+    fifth = parsed.player(5)
+    assert (fifth.display_name, fifth.rating, fifth.fide_id) == ("Luciano, Fier", 1835, 2120526)
+
+
+def test_it_imports_every_round_of_the_circuito_sesc():
+    parsed = read("sm-circuito-sesc-2026.TUNX")
+    kinds = Counter(game.kind for game in parsed.games)
+    # 114 records: 86 games, 3 forfeits (codes 4 and 5), 3 byes (FFFF, 9), 22 absences (FFFE, 3).
+    assert kinds == {"played": 86, "forfeit": 3, "bye": 3, "unplayed": 22}
+    per_round = Counter(game.round for game in parsed.games)
+    assert per_round == {1: 15, 2: 16, 3: 16, 4: 16, 5: 17, 6: 17, 7: 17}
+    for rnd in range(1, 8):
+        named = [n for g in parsed.games if g.round == rnd for n in (g.white, g.black) if n is not None]
+        assert sorted(named) == list(range(1, 30))
+    # Round 1, first record 0f 00 01 00 03 00: 15 (white) lost to 1.
+    first = next(g for g in parsed.games if g.round == 1 and 1 in (g.white, g.black))
+    assert (first.white, first.black, first.result, first.kind) == (15, 1, "0-1", "played")
+    # Round 1, 0a 00 18 00 04 00: 10 won by forfeit against 24.
+    forfeit = next(g for g in parsed.games if g.round == 1 and g.white == 10)
+    assert (forfeit.black, forfeit.result, forfeit.kind) == (24, "1-0", "forfeit")
+    # Round 5, 1b 00 ff ff 09 00: 27 had the bye, one point.
+    bye = next(g for g in parsed.games if g.round == 5 and g.white == 27)
+    assert (bye.black, bye.result, bye.kind) == (None, "1-0", "bye")
+    earned = points(parsed)
+    assert (earned[4], earned[22], earned[7], earned[1], earned[2]) == (
+        6,
+        Decimal("5.5"),
+        Decimal("5.5"),
+        Decimal("4.5"),
+        0,
+    )
+    assert sum(earned.values()) == 86 + 3 + 3  # a point per game and per forfeit or bye
+    # 2, 3 and 24 are listed but absent every round.
+    assert sorted(p.code for p in parsed.warnings) == ["no_played_game"] * 3
+
+
+def test_it_imports_the_elllobregat_open_with_its_accents():
+    parsed = read("sm-elllobregat-open-2023.TUNX")
+    assert parsed.name == "IV Elllobregat Open Chess Tmnt Grupo A"
+    assert parsed.city == "Sant Boi de Llobregat"
+    assert (parsed.start_date, parsed.end_date, parsed.rounds) == (
+        datetime.date(2023, 11, 30),
+        datetime.date(2023, 12, 8),
+        9,
+    )
+    assert parsed.chief_arbiter == "IA Siludakis, Hernan 127965"
+    assert parsed.deputy_arbiters == ["IA Ramos Vizuete, Miguel 22232656", "NA Pardina Albert 54597471"]
+    assert len(parsed.players) == 210
+    first = parsed.player(1)
+    assert (first.display_name, first.title, first.rating, first.fide_id, first.country) == (
+        "Fedoseev, Vladimir",
+        "GM",
+        2675,
+        24130737,
+        "SLO",
+    )
+    # UTF-16 in the file: accents and Turkish letters arrive as they are.
+    assert parsed.player(23).club == "Barberá"
+    assert parsed.player(34).club == "Bursa Büyükşehir Belediyespor"
+    assert parsed.player(37).club == "L'Echiquier Châlonnais"
+    assert Counter(g.kind for g in parsed.games) == {"played": 906, "forfeit": 7, "bye": 5, "unplayed": 59}
+    assert Counter(g.round for g in parsed.games) == {
+        1: 106,
+        2: 106,
+        3: 106,
+        4: 107,
+        5: 107,
+        6: 110,
+        7: 110,
+        8: 110,
+        9: 115,
+    }
+    for rnd in range(1, 10):
+        named = [n for g in parsed.games if g.round == rnd for n in (g.white, g.black) if n is not None]
+        assert sorted(named) == list(range(1, 211))
+    earned = points(parsed)
+    assert (earned[3], earned[1], earned[2], earned[4]) == (Decimal("7.5"), 7, Decimal("6.5"), 6)
+    assert not parsed.problems
+
+
+def test_it_warns_that_the_women_section_is_unfinished_and_keeps_only_the_results():
+    parsed = read("sm-sesc-women-2026-unfinished.TUNX")
+    assert parsed.rounds == 7
+    unfinished = [p for p in parsed.warnings if p.code == "unfinished"]
+    # One for the file (7 announced, 4 with results), one per game paired in round 5 without a result.
+    assert "7 rounds are announced, results are in the file for 4" in unfinished[-1].message
+    assert "sm-sesc-women-2026-unfinished.TUNX" in str(unfinished[-1])
+    assert len(unfinished) == 13
+    assert "round 5" in str(unfinished[0].place)
+    assert max(g.round for g in parsed.games) == 4
+    assert Counter(g.kind for g in parsed.games) == {"played": 50, "forfeit": 3, "unplayed": 10}
+    assert not parsed.errors
+
+
+def test_it_imports_the_feldkirch_round_robin_with_its_free_rounds_and_umlauts():
+    parsed = read("sm-feldkirch-club-2025.TUNX")
+    assert (parsed.name, parsed.rounds, len(parsed.players)) == ("Vereinsmeisterschaft 2025/2026", 9, 9)
+    assert parsed.chief_arbiter == "Dr. Felix Graf"
+    assert parsed.player(2).display_name == "Knabl, Günter"
+    assert parsed.player(5).display_name == "Hürlimann, Wolfgang"
+    # Nine players: each round one has the free round, which earns nothing in a round robin.
+    free = [g for g in parsed.games if g.black is None]
+    assert len(free) == 9 and {g.kind for g in free} == {"unplayed"}
+    # Four games of the season have no result yet: left out, each named.
+    assert [p.code for p in parsed.warnings] == ["unfinished"] * 4
+    assert Counter(g.kind for g in parsed.games) == {"played": 32, "unplayed": 9}
+    assert points(parsed)[6] == 7
+
+
+def test_it_imports_the_six_player_round_robin():
+    parsed = read("sm-round-robin-6.TURX")
+    assert (parsed.name, parsed.rounds, len(parsed.players)) == ("Torneio Aniversário JTC 2025", 5, 6)
+    assert Counter(g.kind for g in parsed.games) == {"played": 10, "forfeit": 5}
+    # Round 1, 02 00 05 00 04 00: 2 won by forfeit against 5.
+    forfeit = next(g for g in parsed.games if g.round == 1 and g.white == 2)
+    assert (forfeit.black, forfeit.result, forfeit.kind) == (5, "1-0", "forfeit")
+    earned = points(parsed)
+    assert [earned[n] for n in range(1, 7)] == [2, Decimal("3.5"), Decimal("2.5"), Decimal("4.5"), Decimal("2.5"), 0]
+    assert sum(earned.values()) == 15
+    assert not parsed.problems
+
+
+def test_it_rates_the_board_games_of_the_team_swiss():
+    parsed = read("sm-team-swiss-93.TUMX")
+    assert (parsed.name, parsed.rounds, len(parsed.players)) == ("48 Interclubes FEXERJ 2025", 6, 93)
+    assert parsed.chief_arbiter == "IA Marcelo Einhorn"
+    # 192 board records: 16 teams, 8 matches of 4 boards a round.
+    assert Counter(g.round for g in parsed.games) == dict.fromkeys(range(1, 7), 32)
+    assert Counter(g.kind for g in parsed.games) == {"played": 183, "forfeit": 4, "bye": 5}
+    # Round 3, 00 00 3f 00 05 00: the white board was empty; 63 wins without a game.
+    empty = next(g for g in parsed.games if g.round == 3 and g.white == 63)
+    assert (empty.black, empty.result, empty.kind) == (None, "1-0", "bye")
+    earned = points(parsed)
+    assert (earned[4], earned[71], earned[1]) == (Decimal("5.5"), Decimal("5.5"), 0)
+    assert not parsed.errors
+
+
+def test_it_refuses_a_cut_short_file_naming_it():
+    data = example("sm-elllobregat-open-2023.TUNX")
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file("cut.TUNX", data[:20000])
+    (problem,) = refused.value.problems
+    assert problem.code == "truncated"
+    assert str(problem) == "cut.TUNX: the Swiss-Manager file is cut short or damaged: its pairings section is missing"
+    # Cut inside the pairings (no end marker): a record is half there.
+    pairings = data.find(b"\xb3\xff\x89\x44")
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file("cut.TUNX", data[: pairings + 4 + 21 * 10 + 5])
+    assert "the pairings ends too early" in str(refused.value)
+    assert "cut.TUNX" in str(refused.value)
+
+
+def test_it_refuses_a_damaged_player_list():
+    data = bytearray(example("sm-round-robin-6.TURX"))
+    players = data.find(b"\xa5\xff\x89\x44") + 4
+    struct.pack_into("<H", data, players, 5000)  # the first family name claims 5000 characters
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file("bad.TURX", bytes(data))
+    assert str(refused.value) == (
+        f"bad.TURX: the Swiss-Manager file is cut short or damaged: player 1 ends too early (byte {players})"
+    )
+
+
+def test_it_refuses_an_unknown_result_code():
+    data = bytearray(example("sm-round-robin-6.TURX"))
+    pairings = data.find(b"\xb3\xff\x89\x44") + 4
+    struct.pack_into("<H", data, pairings + 4, 8)
+    parsed = read_result_file("odd.TURX", bytes(data))
+    assert [(p.code, str(p)) for p in parsed.errors] == [
+        ("bad_code", "odd.TURX, round 1, board 1: unknown result code '8'")
+    ]
+
+
+@pytest.mark.django_db
+def test_it_saves_nothing_for_a_damaged_file(django_user_model):
+    arbiter = django_user_model.objects.create_user("arbiter", password="x")
+    data = example("sm-circuito-sesc-2026.TUNX")
+    with pytest.raises(services.UploadRefused) as refused:
+        services.upload_create(user=arbiter, file_name="circuito.TUNX", data=data[: len(data) // 3])
+    assert "circuito.TUNX" in str(refused.value.problems[0])
+    assert not Upload.objects.exists()
