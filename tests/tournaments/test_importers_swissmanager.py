@@ -11,7 +11,10 @@ from collections import Counter, defaultdict
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 
+from tests.base import ArbiterTestCase
+from tests.players.factories import PlayerFactory
 from tests.tournaments.files import example
 from tournaments import services
 from tournaments.importers import read_result_file, sniff
@@ -245,3 +248,34 @@ def test_it_saves_nothing_for_a_damaged_file(django_user_model):
         services.upload_create(user=arbiter, file_name="circuito.TUNX", data=data[: len(data) // 3])
     assert "circuito.TUNX" in str(refused.value.problems[0])
     assert not Upload.objects.exists()
+
+
+class SwissManagerUploadTestCase(ArbiterTestCase):
+    def test_it_previews_a_tunx_with_its_matches_and_new_players(self):
+        known = PlayerFactory(family_name="Aloisio", given_names="Ponti Lopes", fide_id=2108372)
+        self.login(self.arbiter)
+        response = self.post_file("circuito.TUNX", example("sm-circuito-sesc-2026.TUNX"))
+        upload = Upload.objects.get()
+        self.assertRedirects(response, reverse("arbiter:preview", args=[upload.pk]))
+        assert upload.format == "tunx"
+        response = self.client.get(reverse("arbiter:preview", args=[upload.pk]))
+        self.assertContains(response, "Circuito Sesc de Xadrez - 2026")
+        self.assertContains(response, f"(#{known.federation_id})")  # found by the FIDE id
+        self.assertContains(response, "Luciano, Fier")
+        self.assertContains(response, "new player")
+        summary = response.context["summary"]
+        assert (summary["matched"], summary["new"]) == (1, 28)
+        assert (summary["played"], summary["not_rated"]) == (86, 28)
+
+    def test_it_shows_a_damaged_tunx_and_saves_nothing(self):
+        self.login(self.arbiter)
+        data = example("sm-circuito-sesc-2026.TUNX")
+        response = self.post_file("circuito.TUNX", data[:9000])
+        self.assertContains(response, "nothing was saved", status_code=400)
+        self.assertContains(
+            response,
+            "<strong>circuito.TUNX</strong>: the Swiss-Manager file is cut short or damaged: "
+            "its pairings section is missing",
+            status_code=400,
+        )
+        assert not Upload.objects.exists()
