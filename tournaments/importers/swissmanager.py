@@ -258,10 +258,11 @@ def _cells(parsed: ParsedFile, by_round, round_robin: bool) -> dict[tuple[int, i
     numbers = {player.start_number for player in parsed.players}
     cells: dict[tuple[int, int], Cell] = {}
     for rnd, records in enumerate(by_round, start=1):
+        this_round = at_round(rnd)
         for board, (white, black, result) in enumerate(records, start=1):
             place = Place(
                 parsed.file_name,
-                detail=Text.of(gettext_noop("%(round)s, board %(board)s"), round=at_round(rnd), board=board),
+                detail=Text.of(gettext_noop("%(round)s, board %(board)s"), round=this_round, board=board),
             )
             if 0 in (white, black) and result in GAME_CODES:
                 # A team board left empty: its opponent wins by forfeit against nobody (no game).
