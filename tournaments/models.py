@@ -217,6 +217,9 @@ class Upload(models.Model):
         XLS = "xls", "Excel 97–2003 (xls)"
         TRF = "trf", "FIDE TRF"
         PGN = "pgn", "PGN"
+        TUNX = "tunx", "Swiss-Manager Swiss (TUNX)"
+        TURX = "turx", "Swiss-Manager round robin (TURX)"
+        TUMX = "tumx", "Swiss-Manager team (TUMX)"
 
     file = models.FileField(_("file"), storage=private_storage, upload_to="uploads/%Y/%m/")
     original_name = models.CharField(_("file name"), max_length=255)

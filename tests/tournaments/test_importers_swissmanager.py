@@ -123,6 +123,8 @@ def test_it_imports_the_elllobregat_open_with_its_accents():
         24130737,
         "SLO",
     )
+    assert (first.sex, parsed.player(40).sex) == ("M", "F")  # Khademalsharieh has the "female" mark
+    assert sum(1 for p in parsed.players if p.sex == "F") == 15
     # UTF-16 in the file: accents and Turkish letters arrive as they are.
     assert parsed.player(23).club == "Barberá"
     assert parsed.player(34).club == "Bursa Büyükşehir Belediyespor"

@@ -14,7 +14,7 @@ from tournaments.importers import chessresults, pgn, spreadsheets, swissmanager,
 from tournaments.importers.base import ParsedFile, Place, ResultFileError, refusal
 from tournaments.importers.invisible import FILE_NAME, REMOVED, clean_parsed
 
-FORMATS = ("xlsx", "xls", "trf", "pgn")
+FORMATS = ("xlsx", "xls", "trf", "pgn", "tunx", "turx", "tumx")
 _OTHER_TYPES = (
     (b"%PDF", gettext_noop("this is a PDF document, not a result file")),
     (b"\x89PNG", gettext_noop("this is a PNG image, not a result file")),

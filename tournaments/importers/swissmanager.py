@@ -209,7 +209,8 @@ def _players(parsed: ParsedFile, data: bytes, players_at: int, pairings_at: int,
                 club=strings[9],
                 birth_date=birth,
                 birth_precision=precision,
-                sex={0: "M", 1: "F"}.get(block[0x06], "") if fide_id or strings[5] else "",
+                # Swiss-Manager has one "female" mark; its own TRF export writes "m" for the others.
+                sex={0: "M", 1: "F"}.get(block[0x06], ""),
                 title=strings[4],
                 place=Place(parsed.file_name, detail=Text.of(gettext_noop("player %(number)s"), number=number)),
             )
