@@ -19,7 +19,7 @@ from tests.tournaments.files import example
 from tournaments import services
 from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import ResultFileError
-from tournaments.models import Upload
+from tournaments.models import Tournament, Upload
 
 FILES = (
     "sm-circuito-sesc-2026.TUNX",
@@ -262,12 +262,33 @@ class SwissManagerUploadTestCase(ArbiterTestCase):
         assert upload.format == "tunx"
         response = self.client.get(reverse("arbiter:preview", args=[upload.pk]))
         self.assertContains(response, "Circuito Sesc de Xadrez - 2026")
+        self.assertContains(response, "Swiss-Manager Swiss (TUNX)")
         self.assertContains(response, f"(#{known.federation_id})")  # found by the FIDE id
         self.assertContains(response, "Luciano, Fier")
         self.assertContains(response, "new player")
         summary = response.context["summary"]
         assert (summary["matched"], summary["new"]) == (1, 28)
         assert (summary["played"], summary["not_rated"]) == (86, 28)
+
+    def test_it_saves_the_round_robin_with_its_games(self):
+        self.login(self.arbiter)
+        self.post_file("jtc.TURX", example("sm-round-robin-6.TURX"))
+        upload = Upload.objects.get()
+        data = {
+            "action": "confirm",
+            "name": "Torneio Aniversário JTC 2025",
+            "start_date": "2025-06-24",
+            "end_date": "2025-07-22",
+            "rounds": 5,
+            "time_control": "rapid",
+            "time_control_detail": "45+15",
+            "mchess_weight": 250,
+        }
+        response = self.client.post(reverse("arbiter:preview", args=[upload.pk]), data, follow=True)
+        self.assertContains(response, "is saved with 15 games")
+        tournament = Tournament.objects.get()
+        assert tournament.games.count() == 15
+        assert tournament.games.filter(kind="forfeit").count() == 5
 
     def test_it_shows_a_damaged_tunx_and_saves_nothing(self):
         self.login(self.arbiter)
