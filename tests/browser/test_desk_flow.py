@@ -70,7 +70,7 @@ def phone(browser, live_server, username, path):
     return context, page
 
 
-def test_a_td_decides_a_protested_claim_and_the_chairman_reverses_it_on_appeal(browser, live_server, event):
+def test_it_walks_a_td_through_a_protested_claim_and_the_chairman_through_a_reversal(browser, live_server, event):
     game = event.games.get()
     context, td = phone(browser, live_server, "director", "/play/desk/")
     td.click(f"#desk-events a:has-text('{event.name}')")
@@ -113,7 +113,7 @@ def test_a_td_decides_a_protested_claim_and_the_chairman_reverses_it_on_appeal(b
     assert (game.result, game.status) == ("*", "open")
 
 
-def test_a_td_credits_time_and_withdraws_a_player_with_adjudication(browser, live_server, event):
+def test_it_walks_a_td_through_a_credit_and_a_withdrawal_with_adjudication(browser, live_server, event):
     from play import state
     from players.models import Player
 
