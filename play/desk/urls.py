@@ -2,11 +2,13 @@
 
 from django.urls import path
 
-from play.desk import views
+from play.desk import views, views_challenges
 
 urlpatterns: list = [
     path("desk/", views.desk_list, name="desk_list"),
     path("desk/sanctions/", views.desk_sanctions, name="desk_sanctions"),
+    path("desk/challenges/", views_challenges.desk_challenges, name="desk_challenges"),
+    path("desk/challenges/claim/", views_challenges.desk_challenge_claim, name="desk_challenge_claim"),
     path("desk/<int:event_id>/", views.desk_event, name="desk"),
     path("desk/<int:event_id>/games/<str:code>/", views.desk_file, name="desk_file"),
     path("desk/<int:event_id>/games/<str:code>/claim/", views.desk_claim, name="desk_claim"),
