@@ -73,6 +73,10 @@ def apply_ruling(value: machine.Game, row: Transmission) -> machine.Game:
         # As the service applied it: the clock's events due before the ruling come first.
         value, _ = machine.advance(value, row.at)
         value = machine.adjust(value, data["color"], data["seconds"])
+    elif data.get("action") == "pause":
+        value, _ = machine.advance(value, row.at)
+        begin, end = (datetime.datetime.fromisoformat(data[key]) for key in ("begin", "end"))
+        value = machine.pause(value, begin, end)
     elif data.get("action") == "score":
         value, _ = machine.advance(value, row.at)
         scored = data.get("result")
