@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from play.desk import views, views_challenges
+from play.desk import views, views_challenges, views_leave
 
 urlpatterns: list = [
     path("desk/", views.desk_list, name="desk_list"),
@@ -19,6 +19,8 @@ urlpatterns: list = [
     path("desk/<int:event_id>/handled/", views.desk_handled, name="desk_handled"),
     path("desk/decisions/<int:pk>/", views.decision_page, name="desk_decision"),
     path("desk/decisions/<int:pk>/rule/", views.decision_rule, name="desk_appeal_rule"),
+    path("desk/<int:event_id>/leave/<int:pk>/", views_leave.desk_leave, name="desk_leave"),
     path("games/<str:code>/appeal/", views.game_appeal, name="game_appeal"),
+    path("games/<str:code>/leave/", views_leave.game_leave, name="game_leave"),
     path("games/<str:code>/dispute/", views.game_dispute, name="game_dispute"),
 ]

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from play import event_selectors
 from play import selectors as game_selectors
 from play import services as play_services
+from play.desk import leave as leaves
 from play.desk import selectors, services
 from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
 from play.models import MobileGame, Transmission
@@ -68,6 +69,7 @@ def desk_event(request, event_id: int):
         "is_td": request.user.pk == event.td_id,
         "is_chair": request.user.pk == event.appeals_chair_id,
         "outages": event_selectors.event_outages(event),
+        "leaves": leaves.requested(event),
     }
     return render(request, "play/desk_event.html", context)
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from play import selectors as game_selectors
 from play.desk.forms import AppealForm
 from play.desk.services import describe
-from play.models import Decision
+from play.models import Decision, Leave
 
 register = template.Library()
 
@@ -24,7 +24,14 @@ def game_decisions(context, game):
     # The players' forms (a dispute always, an appeal while a decision is open to it).
     colors = game_selectors.colors_of(user, game) if user.is_authenticated and game.event_id else ()
     now = timezone.now()
+    leave_days = game.event.leave_days if colors else 0
+    leaves = []
+    if leave_days:
+        players = {game.player_of(color).pk for color in colors}
+        leaves = list(Leave.objects.filter(event_id=game.event_id, player_id__in=players).order_by("first_day", "pk"))
     return {
+        "leave_days": leave_days,
+        "leaves": leaves,
         "game": game,
         "decisions": [(d, describe(d), d.appealable_until >= now) for d in rows],
         "may_appeal": bool(colors) and any(d.appealable_until >= now for d in rows),
