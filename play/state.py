@@ -36,6 +36,9 @@ def store(game: MobileGame, value: machine.Game) -> None:
     playing = not value.over and value.clock.running
     game.on_move = value.on_move if playing else ""
     game.on_move_since = value.clock.receipt if playing else None
+    if game.status == MobileGame.Status.ANNULLED:
+        # Out of play (an APPEAL may still be recorded on it): nothing for the sweeper or lists.
+        game.next_due, game.on_move, game.on_move_since = None, "", None
 
 
 def rebuild(game: MobileGame, until: datetime.datetime | None = None) -> machine.Game:

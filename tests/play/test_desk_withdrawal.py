@@ -141,3 +141,52 @@ def test_it_reverses_a_withdrawal_on_appeal(cast, trio):
     second.refresh_from_db()
     first.refresh_from_db()
     assert (second.result, second.status) == ("*", "open") and first.termination == "resignation"
+
+
+def test_it_lets_a_withdrawn_player_appeal_by_message_though_his_games_are_annulled(cast, trio):
+    from play import services
+    from tests.play.desk_helpers import send
+
+    event, hero, second = trio["event"], trio["hero"], trio["second"]
+    decision = desk.withdraw(event=event, player=hero, mode="annul", by=cast["td"], text="never answered", at=AT)
+    # Another message than an APPEAL still skips his annulled games.
+    status = services.message_receive(
+        channel="console", sender=str(hero.federation_id), text="STATUS", arrival=AT + datetime.timedelta(minutes=5)
+    )
+    assert status.applied == "unknown game"
+    receipt = services.message_receive(
+        channel="console", sender=str(hero.federation_id), text="APPEAL I was in hospital",
+        arrival=AT + datetime.timedelta(minutes=10),
+    )  # fmt: skip
+    assert receipt.applied == "appeal"
+    row = Transmission.objects.get(party="td", kind="appeal")
+    assert row.game.status == "annulled" and row.game.color_of(hero.pk)
+    assert selectors.appeal_messages(decision) == [row]
+    items = [i for i in selectors.queue(event, cast["chair"])["items"] if i["kind"] == "appeal"]
+    assert [i["decision"] for i in items] == [decision]
+    row.game.refresh_from_db()
+    assert (row.game.status, row.game.next_due) == ("annulled", None)  # still out of play
+    # With the tag of his other annulled game, it goes there.
+    tagged = send(
+        second, second.color_of(hero.pk), f"#{second.code} APPEAL and in this one", AT + datetime.timedelta(minutes=11)
+    )
+    assert tagged.applied == "appeal" and tagged.game.pk == second.pk
+    desk.appeal_rule(
+        decision=decision, message=row, reverse=True, reasons="he was in hospital", by=cast["chair"],
+        at=AT + datetime.timedelta(minutes=20),
+    )  # fmt: skip
+    second.refresh_from_db()
+    assert second.status == "open"
+
+
+def test_it_takes_a_withdrawn_players_appeal_from_the_game_page(client, cast, trio):
+    from tests.play.desk_helpers import link
+
+    event, hero, second = trio["event"], trio["hero"], trio["second"]
+    desk.withdraw(event=event, player=hero, mode="annul", by=cast["td"], text="never answered")
+    link(cast["player"], hero)
+    client.force_login(cast["player"])
+    response = client.post(reverse("play:game_appeal", args=[second.code]), {"text": "I was ill"}, follow=True)
+    assert "Your appeal reached the Appeals Commission chairman." in response.content.decode()
+    row = Transmission.objects.get(party="td", kind="appeal")
+    assert row.game == second and row.data["text"] == "I was ill"
