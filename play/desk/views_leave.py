@@ -24,7 +24,9 @@ def game_leave(request, code: str):
     colors = game_selectors.colors_of(request.user, game)
     if not colors or game.event_id is None:
         raise PermissionDenied(_("You do not play in this game."))
-    back = redirect(f"{game.get_absolute_url()}#decisions")
+    # From My games the form says to come back there; only a page of ours is a way back.
+    there = request.POST.get("back", "")
+    back = redirect(there if there.startswith("/play/") else f"{game.get_absolute_url()}#decisions")
     form = LeaveForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The leave was not requested: give the first and the last day."))

@@ -170,3 +170,27 @@ def test_it_refuses_the_request_form_to_who_does_not_play(client, cast, trio):
     client.force_login(cast["player"])
     response = client.post(reverse("play:game_leave", args=[game.code]), {"first_day": "2030-01-01"})
     assert response.status_code == 403 and not Leave.objects.exists()
+
+
+def test_it_takes_a_request_from_my_games(client, cast, trio):
+    player = on_leave(trio)
+    link(cast["player"], player)
+    client.force_login(cast["player"])
+    html = client.get(reverse("play:mine")).content.decode()
+    assert f'id="my-leave-{trio.pk}-{player.pk}"' in html and "3 days of leave per player" in html
+    game = min(trio.games.filter(white=player) | trio.games.filter(black=player), key=lambda g: g.pk)
+    start = html.index(f'id="my-leave-{trio.pk}-{player.pk}"')
+    assert reverse("play:game_leave", args=[game.code]) in html[start:]
+    tomorrow = timezone.now().date() + datetime.timedelta(days=1)
+    response = client.post(
+        reverse("play:game_leave", args=[game.code]),
+        {"color": game.color_of(player.pk), "first_day": tomorrow.isoformat(), "last_day": tomorrow.isoformat(),
+         "back": reverse("play:mine")},
+    )  # fmt: skip
+    assert response.status_code == 302 and response["Location"] == reverse("play:mine")
+    leave = Leave.objects.get()
+    assert (leave.player, leave.days) == (player, 1)
+    assert "requested" in client.get(reverse("play:mine")).content.decode()
+    trio.leave_days = 0
+    trio.save(update_fields=["leave_days"])
+    assert 'id="my-leave' not in client.get(reverse("play:mine")).content.decode()
