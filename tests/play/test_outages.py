@@ -26,7 +26,7 @@ from tests.players.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 UTC = datetime.UTC
-# White's "1. e4" arrives and is answered: two days ago on the hour (the TD's list shows outages of
+# White's "1. e4" arrives and is answered: two days ago on the hour (the TD's desk shows outages of
 # the last 30 days by the real clock).
 T0 = (timezone.now() - datetime.timedelta(days=2)).replace(minute=0, second=0, microsecond=0)
 PHONES = {"w": "+79990000001", "b": "+79990000002", "c": "+79990000003"}
