@@ -152,7 +152,7 @@ def player_mobile_games(player, limit: int = 20) -> list[dict]:
     return rows
 
 
-# --- the TD's list -------------------------------------------------------------------------------
+# --- who directs what, for the desk -------------------------------------------------------------------------------
 
 
 def oversees_all(user) -> bool:
@@ -171,7 +171,7 @@ def is_duty_td(user) -> bool:
 
 
 def directs_any(user) -> bool:
-    """Whether the user may open the TD's list."""
+    """Whether the user directs anything: an event, the challenge games (duty TD), or all (staff)."""
     if not user.is_authenticated:
         return False
     return oversees_all(user) or is_duty_td(user) or MobileEvent.objects.filter(td=user).exists()
@@ -203,8 +203,17 @@ def td_outages(user, now: datetime.datetime | None = None) -> list[dict]:
     """The channel outages (rule 5e) that held up games the user directs (staff: every outage):
     open ones, and those ended within TD_RECENT, newest first, each with its start, end, duration
     (so far, while open) and the user's affected games, so time can be credited. Two queries."""
+    return _outages(_directed(user), now)
+
+
+def event_outages(event: MobileEvent, now: datetime.datetime | None = None) -> list[dict]:
+    """The outages (rule 5e) that held up games of one event, as td_outages shows them: for the
+    event's desk, where the TD credits the time lost. Two queries."""
+    return _outages(Q(event=event), now)
+
+
+def _outages(mine: Q | None, now: datetime.datetime | None) -> list[dict]:
     now = now or timezone.now()
-    mine = _directed(user)
     shown = MobileGame.objects.select_related("white", "black", "event").defer("state").order_by("pk")
     outages = ChannelOutage.objects.filter(Q(ended_at__isnull=True) | Q(ended_at__gte=now - TD_RECENT))
     if mine is not None:
@@ -226,25 +235,26 @@ def td_outages(user, now: datetime.datetime | None = None) -> list[dict]:
 
 
 def td_games(user, now: datetime.datetime | None = None):
-    """The games the user directs whose record holds a claim or a PROTEST, DELAY or FAILURE for
-    the TD, open or finished within TD_RECENT (one query; the values are loaded by `td_desk`)."""
+    """The challenge games (no event: the duty TD's, and staff's) whose record holds a claim or a
+    PROTEST, DELAY or FAILURE for the TD, open or finished within TD_RECENT (one query; the
+    values are loaded by `td_desk`). The games of an event are on that event's desk."""
     now = now or timezone.now()
     flagged = Transmission.objects.filter(party="td", direction=Transmission.Direction.OUT, kind__in=TD_KINDS)
     games = (
         MobileGame.objects.filter(pk__in=flagged.values("game_id"))
         .filter(Q(status=OPEN) | Q(status=FINISHED, finished_at__gte=now - TD_RECENT))
-        .select_related("white", "black", "event")
-        .order_by("event_id", "pk")
+        .filter(event__isnull=True)
+        .select_related("white", "black")
+        .order_by("pk")
     )
-    mine = _directed(user)
-    if mine is not None:
-        games = games.filter(mine)
+    if not (oversees_all(user) or is_duty_td(user)):
+        return games.none()
     return games
 
 
 def td_desk(user, now: datetime.datetime | None = None) -> dict:
-    """What the TD's list shows: the undecided claims (open or protested) and the notices of his
-    games, each with its game, from the machine's values."""
+    """What the challenge games' desk shows: the undecided claims (open or protested) and the
+    notices of the challenge games, each with its game, from the machine's values."""
     claims, notices = [], []
     for game in td_games(user, now):
         value = state.load(game)

@@ -102,6 +102,14 @@ class EventForm(TimeControlForm):
     pairing = forms.ChoiceField(
         label=_("Pairing"), choices=MobileEvent.Pairing.choices, initial=MobileEvent.Pairing.ALL_PLAY_ALL
     )
+    leave_days = forms.IntegerField(
+        label=_("Leave days per player"),
+        min_value=0,
+        max_value=365,
+        initial=0,
+        required=False,
+        help_text=_("Days a player may ask the TD for, when all his games stand still; 0: no leave."),
+    )
     start = forms.DateTimeField(
         label=_("Start"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
@@ -127,6 +135,9 @@ class EventForm(TimeControlForm):
         if MobileEvent.objects.filter(code__iexact=code).exists():
             raise forms.ValidationError(_("An event already has the code “%(code)s”."), params={"code": code})
         return code
+
+    def clean_leave_days(self):
+        return self.cleaned_data.get("leave_days") or 0  # left empty: no leave
 
     def clean_start(self):
         start = self.cleaned_data["start"]
@@ -184,6 +195,7 @@ class EventForm(TimeControlForm):
             "weight",
             "referee_control",
             "pairing",
+            "leave_days",
             "start",
         )
         return {key: data[key] for key in keys}

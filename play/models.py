@@ -59,6 +59,7 @@ class MobileEvent(models.Model):
     norm = models.PositiveIntegerField(_("transmission norm, seconds"), default=60)
     weight = models.PositiveIntegerField(_("Mchess weight W"), default=250)
     referee_control = models.BooleanField(_("direct referee control"), default=False)
+    leave_days = models.PositiveSmallIntegerField(_("leave days per player"), default=0)  # 0: no leave (Leave)
     pairing = models.CharField(_("pairing"), max_length=3, choices=Pairing.choices, default=Pairing.ALL_PLAY_ALL)
     start = models.DateTimeField(_("start"))
     created_by = models.ForeignKey(
@@ -561,3 +562,39 @@ class ComputerLevel(models.Model):
         problems = self.strength().problems()
         if problems:
             raise ValidationError([p[0].upper() + p[1:] + "." for p in problems])
+
+
+class Leave(models.Model):
+    """A player's leave in an event (beyond the draft, as ICCF and chess.com offer it): he asks
+    for whole UTC days, at most the event's `leave_days` in all; the TD grants or refuses it on
+    his desk. Granted, every unfinished game of his in the event stands still from the first
+    day's 00:00 UTC to the day after the last (a 'pause' ruling in each game's record), and both
+    players of each game are told."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("requested")
+        GRANTED = "granted", _("granted")
+        REFUSED = "refused", _("refused")
+
+    event = models.ForeignKey(MobileEvent, models.PROTECT, related_name="leaves")
+    player = models.ForeignKey("players.Player", models.PROTECT, related_name="+")
+    first_day = models.DateField(_("from"))
+    last_day = models.DateField(_("to"))
+    text = models.CharField(_("reason"), max_length=500, blank=True)
+    requested_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(_("TD's reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ("requested_at", "pk")
+        verbose_name = _("leave")
+        verbose_name_plural = _("leaves")
+
+    def __str__(self) -> str:
+        return f"leave of {self.player} {self.first_day}–{self.last_day} ({self.status})"
+
+    @property
+    def days(self) -> int:
+        return (self.last_day - self.first_day).days + 1

@@ -210,6 +210,9 @@ def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | N
     )
     locked = mine.select_for_update(of=("self",))
     tag = parse_message(text).game or game_code
+    annulled = _appeal_of_annulled(player, text, tag)
+    if annulled is not None:
+        return annulled, None
     if tag:
         game = locked.filter(code__iexact=tag).first()
         return (game, None) if game else (None, f"No game #{tag.upper()} of yours.")
@@ -544,3 +547,32 @@ def player_notify(*, game: MobileGame, color: str, kind: str, data: dict, at: da
         rows = Transmission.objects.bulk_create(_outbound(game, machine.Outbound(color, kind, at, data)))
         _after_commit(rows, [])
     return rows[0]
+
+
+def _appeal_of_annulled(player, text: str, tag: str | None) -> MobileGame | None:
+    """An APPEAL from a player whose games were annulled (a withdrawal, rule 8) reaches the game
+    of the latest decision on him, though messages otherwise skip annulled games: with a tag,
+    that game or another of the decision's games; without one, the decision's game (or its first
+    game, for a decision on him in all his games). None when the message is no APPEAL or that
+    game is not annulled (the usual choice then applies), locked like any picked game."""
+    from play.models import Decision
+    from play.rules.message import Command
+
+    if parse_message(text).command is not Command.APPEAL:
+        return None
+
+    mine = Q(game__white=player) | Q(game__black=player) | Q(player=player)
+    decision = Decision.objects.filter(mine).order_by("-at", "-pk").first()
+    if decision is None:
+        return None
+    codes = [decision.game_id] if decision.game_id else [e["game"] for e in decision.effects if "game" in e]
+    games = (
+        MobileGame.objects.filter(pk__in=codes, status=MobileGame.Status.ANNULLED)
+        .filter(Q(white=player) | Q(black=player))
+        .select_related("white", "black")
+        .select_for_update(of=("self",))
+        .order_by("pk")
+    )
+    if tag:
+        games = games.filter(code__iexact=tag.lstrip("#"))
+    return games.first()

@@ -36,6 +36,9 @@ def store(game: MobileGame, value: machine.Game) -> None:
     playing = not value.over and value.clock.running
     game.on_move = value.on_move if playing else ""
     game.on_move_since = value.clock.receipt if playing else None
+    if game.status == MobileGame.Status.ANNULLED:
+        # Out of play (an APPEAL may still be recorded on it): nothing for the sweeper or lists.
+        game.next_due, game.on_move, game.on_move_since = None, "", None
 
 
 def rebuild(game: MobileGame, until: datetime.datetime | None = None) -> machine.Game:
@@ -73,6 +76,10 @@ def apply_ruling(value: machine.Game, row: Transmission) -> machine.Game:
         # As the service applied it: the clock's events due before the ruling come first.
         value, _ = machine.advance(value, row.at)
         value = machine.adjust(value, data["color"], data["seconds"])
+    elif data.get("action") == "pause":
+        value, _ = machine.advance(value, row.at)
+        begin, end = (datetime.datetime.fromisoformat(data[key]) for key in ("begin", "end"))
+        value = machine.pause(value, begin, end)
     elif data.get("action") == "score":
         value, _ = machine.advance(value, row.at)
         scored = data.get("result")

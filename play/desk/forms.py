@@ -73,3 +73,17 @@ class EnquiryForm(forms.Form):
         except ValueError:
             raise forms.ValidationError(_("Write the moment as 2026-05-03 18:00.")) from None
         return moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)
+
+
+class LeaveForm(forms.Form):
+    """A player's leave request from the game page: whole UTC days."""
+
+    color = forms.ChoiceField(choices=SIDES, required=False, widget=forms.HiddenInput)
+    first_day = forms.DateField(label=_("From (UTC day)"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(label=_("To (UTC day, included)"), widget=forms.DateInput(attrs={"type": "date"}))
+    text = forms.CharField(label=_("Reason"), max_length=500, required=False)
+
+
+class LeaveDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=(("grant", _("grant")), ("refuse", _("refuse"))))
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)

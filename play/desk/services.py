@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from federation import audit
-from play import services, state
+from play import event_selectors, services, state
 from play.models import Appeal, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules.outbound import iso
@@ -61,6 +61,12 @@ def may_decide(user, event: MobileEvent, game: MobileGame | None = None, own: se
     if not (user.is_authenticated and user.is_active):
         return False
     return decider_of(event, game, own) == user.pk
+
+
+def may_rule_claims(user, event: MobileEvent, game: MobileGame) -> bool:
+    """Who rules on a time claim: who decides on the game, and federation staff, who could rule
+    on any game's claims from the TD's list before the desk (acting as duty TD)."""
+    return may_decide(user, event, game) or event_selectors.oversees_all(user)
 
 
 def may_rule_appeals(user, event: MobileEvent) -> bool:
@@ -282,7 +288,8 @@ def claim_rule(
         raise DeskError(f"#{game.code} is not a game of {event.name}")
     if not text:
         raise DeskError("a decision says why")
-    _checked(event, by, [], game)
+    if not event_selectors.oversees_all(by):
+        _checked(event, by, [], game)
     with transaction.atomic():
         services.claim_decide(
             game=game, against=against, ply=ply, upheld=upheld, by=by, at=at, no_further=no_further and not upheld,

@@ -17,8 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from play import event_selectors
 from play import selectors as game_selectors
 from play import services as play_services
+from play.desk import leave as leaves
 from play.desk import selectors, services
 from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
 from play.models import MobileGame, Transmission
@@ -37,10 +39,14 @@ def _players(event):
 
 @login_required
 def desk_list(request):
+    """The desk's index, the TD's one place: his events, the challenge games for the duty TD and
+    staff, and the channel outages (rule 5e) that held up games he directs."""
     events = list(selectors.events_for(request.user))
-    if not events and not selectors.oversees(request.user):
+    challenges = event_selectors.oversees_all(request.user) or event_selectors.is_duty_td(request.user)
+    if not events and not challenges:
         raise PermissionDenied
-    return render(request, "play/desk_list.html", {"events": events})
+    context = {"events": events, "challenges": challenges, "outages": event_selectors.td_outages(request.user)}
+    return render(request, "play/desk_list.html", context)
 
 
 @login_required
@@ -62,6 +68,8 @@ def desk_event(request, event_id: int):
         "enquiry_form": EnquiryForm(players=players),
         "is_td": request.user.pk == event.td_id,
         "is_chair": request.user.pk == event.appeals_chair_id,
+        "outages": event_selectors.event_outages(event),
+        "leaves": leaves.requested(event),
     }
     return render(request, "play/desk_event.html", context)
 
@@ -74,6 +82,7 @@ def desk_file(request, event_id: int, code: str):
     context.update(
         event=event,
         decides=services.may_decide(request.user, event, game),
+        claims_decides=services.may_rule_claims(request.user, event, game),
         form=DecisionForm(
             players=[game.white, game.black],
             initial={"game": game.code, "answers": request.GET.get("answers", "").strip() or None},

@@ -307,6 +307,10 @@ class ClockState:
     reminded: bool = False
     closed: frozenset = field(default_factory=frozenset)
     windows: tuple = ()
+    # Periods (begin, end) in which every clock of the game stands still (a leave the TD granted):
+    # their seconds count neither in a move's time used nor towards a flag or a reminder.
+    # Snapshots pickled before the field existed read the class default (no pause).
+    pauses: tuple = ()
 
     @property
     def on_move(self) -> str:
@@ -334,7 +338,7 @@ class ClockState:
         before it); the left time may go negative once the flag has fallen."""
         total = self.total(color)
         if self.running and color == self.on_move:
-            total += max(0, seconds(now, self.receipt))
+            total += running_seconds(self.pauses, self.receipt, now)
             move = self.move_number
         else:
             move = move_of_ply(self.ply if color == self.on_move else self.ply + 1)
@@ -349,13 +353,20 @@ class ClockState:
         """When a failure-to-reply claim is due (s + N), or None when none can be filed."""
         if not self.running or not self.can_claim:
             return None
+        if self.pauses:
+            # s and s + N count only running seconds: no claim is filed for a paused period.
+            flag = self.allowance - self.total(self.on_move) + 1
+            return run_until(self.pauses, self.receipt, flag + self.control.norm)
         return no_reply_filing(self.receipt, self.allowance, self.total(self.on_move), self.control.norm)
 
     @property
     def reminder_at(self) -> datetime.datetime | None:
         if not self.running or self.reminded or not self.can_claim:
             return None
-        return reminder_instant(self.receipt, self.allowance, self.total(self.on_move))
+        due = reminder_instant(self.receipt, self.allowance, self.total(self.on_move))
+        if due is None or not self.pauses:
+            return due
+        return run_until(self.pauses, self.receipt, seconds(due, self.receipt))
 
     @property
     def next_due(self) -> datetime.datetime | None:
@@ -391,7 +402,7 @@ def advance(state: ClockState, now: datetime.datetime, *, remind: bool = True) -
             ply=state.ply,
             filed=filing,
             kind=EXCEEDED_NO_REPLY,
-            total=state.total(color) + seconds(filing, state.receipt),
+            total=state.total(color) + running_seconds(state.pauses, state.receipt, filing),
             allowance=state.allowance,
         )
         # No reminder after the flag has fallen: the claim notice says more.
@@ -432,6 +443,8 @@ def apply_move(
     color = state.on_move
     sent = sending_time(arrival, reported, state.control.norm)
     used = time_used(sent, state.receipt)
+    if state.pauses:
+        used = running_seconds(state.pauses, state.receipt, sent)
     total = state.total(color) + used
     timing = MoveTiming(
         ply=state.ply,
@@ -506,3 +519,56 @@ def finish(state: ClockState) -> ClockState:
     """The game ended (mate, resignation, agreed draw, ...): no more flags or reminders. Open
     claims keep their protest windows: a conceded claim still decides (the excess came first)."""
     return replace(state, running=False)
+
+
+# --- pauses (a leave) -----------------------------------------------------------------------
+
+
+def pause(state: ClockState, begin: datetime.datetime, end: datetime.datetime) -> ClockState:
+    """Every clock of the game stands still from `begin` to `end` (a leave the TD granted, as
+    ICCF practice pauses the games, the opponent's clock too): the seconds in between count in
+    no time used, and a flag, a filing or a reminder due in or after the period moves past it by
+    its length. Overlapping periods count once."""
+    begin, end = whole_second(begin), whole_second(end)
+    if end <= begin:
+        raise ValueError(f"a pause ends after it begins, not {begin.isoformat()} to {end.isoformat()}")
+    return replace(state, pauses=_merged((*state.pauses, (begin, end))))
+
+
+def _merged(pauses) -> tuple:
+    merged: list[tuple[datetime.datetime, datetime.datetime]] = []
+    for begin, end in sorted(pauses):
+        if merged and begin <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((begin, end))
+    return tuple(merged)
+
+
+def paused_seconds(pauses, begin: datetime.datetime, end: datetime.datetime) -> int:
+    """The seconds of [begin, end) that fall in a pause."""
+    total = 0
+    for start, stop in pauses:
+        total += max(0, seconds(min(stop, end), max(start, begin)))
+    return total
+
+
+def running_seconds(pauses, begin: datetime.datetime, end: datetime.datetime) -> int:
+    """The seconds a clock runs from `begin` to `end`: paused ones aside; 0 when end <= begin."""
+    if end <= begin:
+        return 0
+    return seconds(end, begin) - paused_seconds(pauses, begin, end)
+
+
+def run_until(pauses, begin: datetime.datetime, secs: int) -> datetime.datetime:
+    """The instant at which a clock started at `begin` has run `secs` seconds, pauses skipped.
+    An instant reached exactly when a pause begins is that instant (the clock stops after it)."""
+    now, left = whole_second(begin), secs
+    for start, stop in pauses:
+        if stop <= now:
+            continue
+        if start >= after(now, left):
+            break
+        left -= max(0, seconds(start, now))
+        now = max(now, stop)
+    return after(now, left)

@@ -433,6 +433,13 @@ def adjust(game: Game, color: str, secs: int) -> Game:
     return replace(game, clock=clock.adjust(game.clock, color, secs))
 
 
+def pause(game: Game, begin: datetime.datetime, end: datetime.datetime) -> Game:
+    """The TD's ruling that the game stands still from `begin` to `end` (a player's leave): both
+    clocks stop for the period, so no flag falls, no claim is filed and no reminder comes for it
+    (clock.pause). A ruling in the continuous record, replayed like adjust."""
+    return replace(game, clock=clock.pause(game.clock, begin, end))
+
+
 def score(game: Game, outcome: ending.Outcome | None, at: datetime.datetime) -> Game:
     """The TD scores the game (rule 10a): `outcome` stands from `at` whatever play or claims say,
     and the clock stops. `None` clears a scored result (an appeal reversed it): the result is

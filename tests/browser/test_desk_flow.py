@@ -70,7 +70,7 @@ def phone(browser, live_server, username, path):
     return context, page
 
 
-def test_a_td_decides_a_protested_claim_and_the_chairman_reverses_it_on_appeal(browser, live_server, event):
+def test_it_walks_a_td_through_a_protested_claim_and_the_chairman_through_a_reversal(browser, live_server, event):
     game = event.games.get()
     context, td = phone(browser, live_server, "director", "/play/desk/")
     td.click(f"#desk-events a:has-text('{event.name}')")
@@ -113,7 +113,7 @@ def test_a_td_decides_a_protested_claim_and_the_chairman_reverses_it_on_appeal(b
     assert (game.result, game.status) == ("*", "open")
 
 
-def test_a_td_credits_time_and_withdraws_a_player_with_adjudication(browser, live_server, event):
+def test_it_walks_a_td_through_a_credit_and_a_withdrawal_with_adjudication(browser, live_server, event):
     from play import state
     from players.models import Player
 
@@ -152,3 +152,37 @@ def test_a_td_credits_time_and_withdraws_a_player_with_adjudication(browser, liv
     context.close()
     for game in event.games.filter(white=third) | event.games.filter(black=third):
         assert (game.result, game.termination) == ("1/2-1/2", "adjudication")
+
+
+def test_it_walks_a_player_through_a_leave_request_and_the_td_through_granting_it(browser, live_server, event):
+    from play.models import Leave, Transmission
+
+    event.leave_days = 5
+    event.save(update_fields=["leave_days"])
+    white, black = event.games.get().white, event.games.get().black
+    game = services.game_create(white=black, black=white, start=timezone.now(), event=event)  # in progress
+    context, ivan = phone(browser, live_server, "ivan", game.get_absolute_url())
+    ivan.click("#leave summary")
+    assert "5 days of leave per player" in ivan.locator("#leave").inner_text()
+    first = timezone.now().date() + datetime.timedelta(days=2)
+    ivan.fill("#leave-first", first.isoformat())
+    ivan.fill("#leave-last", (first + datetime.timedelta(days=2)).isoformat())
+    ivan.fill("#leave-text", "a wedding")
+    ivan.get_by_role("button", name="Ask for leave").click()
+    ivan.wait_for_selector("text=Your leave request reached the TD.")
+    assert not ivan.console_problems, ivan.console_problems
+    context.close()
+    leave = Leave.objects.get()
+    context, td = phone(browser, live_server, "director", f"/play/desk/{event.pk}/")
+    item = td.locator(f"#leave-{leave.pk}")
+    assert "3 days" in item.inner_text() and "a wedding" in item.inner_text()
+    assert td.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    item.get_by_role("button", name="Grant: pause his games").click()
+    td.wait_for_selector("text=Leave granted: the games are paused and the players told.")
+    assert td.locator(f"#leave-{leave.pk}").count() == 0
+    assert not td.console_problems, td.console_problems
+    context.close()
+    game.refresh_from_db()
+    ruling = game.transmissions.get(direction="ruling", kind="pause")
+    assert ruling.data["begin"] == f"{first.isoformat()}T00:00:00Z"
+    assert Transmission.objects.filter(game=game, direction="out", kind="decision").count() == 2

@@ -1,5 +1,5 @@
 """The TD in a browser after an SMS outage (rule 5e): the fake gateway fails, the outbox sweep opens
-the outage past the norm, the gateway recovers and the first delivery closes it. The TD's list
+the outage past the norm, the gateway recovers and the first delivery closes it. The desk
 shows its start, end, duration and game; the game's page shows the open outage's notice, then the
 closed outage with its duration. Every page keeps to the Content-Security-Policy."""
 
@@ -56,7 +56,7 @@ def login(page, live_server, username, next_url):
 
 def test_it_shows_the_td_the_outage_open_then_closed(page, live_server, outage):
     game, record = outage["game"], outage["outage"]
-    login(page, live_server, "director", "/play/td/")
+    login(page, live_server, "director", "/play/desk/")
     row = page.locator(f"#outage-{record.pk}")
     assert "still failing" in row.inner_text()
     assert f"#{game.code}" in row.inner_text()
@@ -65,7 +65,7 @@ def test_it_shows_the_td_the_outage_open_then_closed(page, live_server, outage):
 
     outage["gateway"].fail_next = 0
     outbox.outbox_sweep(now=T0 + datetime.timedelta(minutes=45))
-    page.goto(f"{live_server.url}/play/td/")
+    page.goto(f"{live_server.url}/play/desk/")
     cells = [c.strip() for c in page.locator(f"#outage-{record.pk} td").all_inner_texts()]
     assert cells[0] == "SMS"
     assert cells[1].startswith(T0.strftime("%Y-%m-%d %H:%M:%S"))

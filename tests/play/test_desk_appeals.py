@@ -40,7 +40,7 @@ def appeal_row(game):
     return Transmission.objects.get(game=game, party="td", kind="appeal")
 
 
-def test_an_appeal_by_message_waits_for_the_chairman_on_the_desk(client, cast, event, protested, upheld):
+def test_it_puts_an_appeal_by_message_before_the_chairman_on_the_desk(client, cast, event, protested, upheld):
     receipt = send(protested, "white", "APPEAL the network was down all day", later(20_000))
     assert receipt.applied == "appeal"
     assert [r.kind for r in receipt.replies] == ["appeal", "appeal received"]
@@ -55,7 +55,7 @@ def test_an_appeal_by_message_waits_for_the_chairman_on_the_desk(client, cast, e
     assert "For the Appeals Commission chairman." in html and "Rule on the appeal" not in html
 
 
-def test_the_chairman_reverses_an_upheld_claim_and_the_game_is_re_rated(
+def test_it_lets_the_chairman_reverse_an_upheld_claim_and_re_rates_the_game(
     client, cast, event, protested, upheld, django_capture_on_commit_callbacks
 ):
     from ratings.models import RatingRequest
@@ -99,7 +99,7 @@ def test_the_chairman_reverses_an_upheld_claim_and_the_game_is_re_rated(
     assert Appeal.objects.count() == 1
 
 
-def test_the_chairman_upholds_and_the_result_stands(cast, protested, upheld):
+def test_it_lets_the_chairman_uphold_and_the_result_stands(cast, protested, upheld):
     send(protested, "white", "APPEAL unfair", later(20_000))
     appeal = desk.appeal_rule(
         decision=upheld, message=appeal_row(protested), reverse=False, reasons="no evidence", by=cast["chair"]
@@ -109,7 +109,7 @@ def test_the_chairman_upholds_and_the_result_stands(cast, protested, upheld):
     assert Transmission.objects.filter(game=protested, kind="appeal ruling").count() == 2
 
 
-def test_only_the_chairman_rules_and_a_late_appeal_is_refused(client, cast, protested, upheld):
+def test_it_lets_only_the_chairman_rule_and_refuses_a_late_appeal(client, cast, protested, upheld):
     send(protested, "white", "APPEAL too late", upheld.appealable_until + datetime.timedelta(seconds=1))
     row = appeal_row(protested)
     for who in ("td", "staff", "other_td"):
@@ -127,7 +127,7 @@ def test_only_the_chairman_rules_and_a_late_appeal_is_refused(client, cast, prot
     assert "desk-appeal" not in client.get(reverse("play:desk", args=[upheld.event_id])).content.decode()
 
 
-def test_a_reversed_time_charge_gives_the_time_back(cast, event):
+def test_it_gives_the_time_back_when_a_charge_is_reversed(cast, event):
     game = event.games.select_related("white", "black").get()
     at = event.start + datetime.timedelta(minutes=10)
     decision = desk.decision_make(
@@ -144,7 +144,7 @@ def test_a_reversed_time_charge_gives_the_time_back(cast, event):
     assert state.rebuild(game, until=at + datetime.timedelta(minutes=20)) == value
 
 
-def test_a_reversed_score_restores_the_game(cast, event):
+def test_it_restores_the_game_when_a_score_is_reversed(cast, event):
     game = event.games.select_related("white", "black").get()
     at = event.start + datetime.timedelta(minutes=10)
     decision = desk.decision_make(
@@ -162,7 +162,7 @@ def test_a_reversed_score_restores_the_game(cast, event):
     assert state.rebuild(game, until=at + datetime.timedelta(minutes=20)) == state.load(game)
 
 
-def test_a_player_appeals_from_the_game_page(client, cast, event, protested, django_capture_on_commit_callbacks):
+def test_it_lets_a_player_appeal_from_the_game_page(client, cast, event, protested, django_capture_on_commit_callbacks):
     player = cast["player"]
     link(player, protested.white)
     client.force_login(cast["td"])
@@ -186,7 +186,7 @@ def test_a_player_appeals_from_the_game_page(client, cast, event, protested, dja
     assert client.post(reverse("play:game_appeal", args=[protested.code]), {"text": "x"}).status_code == 403
 
 
-def test_the_game_page_refuses_an_appeal_when_no_decision_is_open(client, cast, protested):
+def test_it_refuses_an_appeal_on_the_game_page_when_no_decision_is_open(client, cast, protested):
     link(cast["player"], protested.white)
     client.force_login(cast["player"])
     assert 'id="appeal-form"' not in client.get(protested.get_absolute_url()).content.decode()
@@ -195,7 +195,7 @@ def test_the_game_page_refuses_an_appeal_when_no_decision_is_open(client, cast, 
     assert not Transmission.objects.filter(game=protested, kind="appeal").exists()
 
 
-def test_the_decision_and_the_ruling_reach_the_linked_accounts_by_e_mail(
+def test_it_mails_the_decision_and_the_ruling_to_the_linked_accounts(
     cast, event, protested, mailoutbox, django_capture_on_commit_callbacks
 ):
     link(cast["player"], protested.white)
@@ -216,7 +216,7 @@ def test_the_decision_and_the_ruling_reach_the_linked_accounts_by_e_mail(
     assert "Reasons: no proof" in mailoutbox[1].body and "final" in mailoutbox[1].body
 
 
-def test_an_appeal_from_another_game_is_refused(cast, event, protested, upheld):
+def test_it_refuses_an_appeal_from_another_game(cast, event, protested, upheld):
     from tests.play.events_helpers import make_event
 
     other = make_event(cast["other_td"], 2, code="other", name="Other", start=event.start, appeals_chair=cast["chair"])

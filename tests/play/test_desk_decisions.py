@@ -57,7 +57,7 @@ def test_it_credits_time_in_all_his_unfinished_games(cast, three, django_capture
     assert entry.actor == cast["td"] and entry.reason == "declared DELAY 10 accepted"
 
 
-def test_a_penalty_charges_time_in_one_game_and_the_flag_moves(cast, three):
+def test_it_charges_a_penalty_in_one_game_and_the_flag_moves(cast, three):
     game = three.games.select_related("white", "black").order_by("pk")[0]
     before = state.load(game).clock.filing_at
     desk.decision_make(
@@ -83,7 +83,7 @@ def test_a_penalty_charges_time_in_one_game_and_the_flag_moves(cast, three):
         ({"kind": "claim"}, "unknown decision"),
     ],
 )
-def test_a_decision_that_does_not_fit_is_refused_and_changes_nothing(cast, three, fields, problem):
+def test_it_refuses_a_decision_that_does_not_fit_and_changes_nothing(cast, three, fields, problem):
     game = three.games.select_related("white", "black").order_by("pk")[0]
     data = {"kind": "other", "text": "why", "game": game, **fields}
     if data.get("player") == "white":
@@ -93,14 +93,14 @@ def test_a_decision_that_does_not_fit_is_refused_and_changes_nothing(cast, three
     assert not Decision.objects.exists() and not Transmission.objects.filter(direction="ruling").exists()
 
 
-def test_only_the_td_decides(cast, three):
+def test_it_lets_only_the_td_decide(cast, three):
     game = three.games.order_by("pk")[0]
     for who in ("chair", "other_td", "staff", "player"):
         with pytest.raises(desk.DeskError, match="only the event's TD decides"):
             desk.decision_make(event=three, kind="other", by=cast[who], game=game, text="x", at=AT)
 
 
-def test_scoring_a_game_re_rates_it_from_its_new_finishing_moment(cast, event, django_capture_on_commit_callbacks):
+def test_it_re_rates_a_scored_game_from_its_new_finishing_moment(cast, event, django_capture_on_commit_callbacks):
     from ratings.models import RatingChange, RatingRequest
     from ratings.services import run_requests
 
@@ -118,7 +118,7 @@ def test_scoring_a_game_re_rates_it_from_its_new_finishing_moment(cast, event, d
     assert changes[game.white_id].rating_after > changes[game.white_id].rating_before
 
 
-def test_disqualification_scores_his_unfinished_games_as_losses(cast, three):
+def test_it_scores_a_disqualified_players_unfinished_games_as_losses(cast, three):
     hero = three.entries.order_by("pk")[0].player
     first, second = games_of(three, hero)
     play(first, [("white", "RESIGN")], start=START)  # finished before: it stands
@@ -133,7 +133,7 @@ def test_disqualification_scores_his_unfinished_games_as_losses(cast, three):
     assert decision.effects == [{"game": second.pk, "before": None, "after": [expected, "disqualification"]}]
 
 
-def test_the_td_decides_from_the_desk_form_on_a_delay_and_the_item_is_handled(client, cast, event, protested):
+def test_it_lets_the_td_decide_on_a_delay_from_the_desk_form_and_handles_the_item(client, cast, event, protested):
     delay = Transmission.objects.get(game=protested, party="td", kind="delay")
     client.force_login(cast["td"])
     page = client.get(reverse("play:desk_file", args=[event.pk, protested.code]) + f"?answers={delay.pk}")
@@ -157,7 +157,7 @@ def test_the_td_decides_from_the_desk_form_on_a_delay_and_the_item_is_handled(cl
     assert "No game #NOPE in this event." in refused.content.decode()
 
 
-def test_the_sanction_list_names_time_losses_and_disqualifications(client, cast, three, event, protested):
+def test_it_names_time_losses_and_disqualifications_on_the_sanction_list(client, cast, three, event, protested):
     hero = three.entries.order_by("pk")[0].player
     desk.decision_make(event=three, kind="disqualify", by=cast["td"], player=hero, text="abandoned", at=AT)
     desk.claim_rule(event=event, game=protested, against="white", ply=1, upheld=True, by=cast["td"], text="no evidence")
@@ -172,7 +172,7 @@ def test_the_sanction_list_names_time_losses_and_disqualifications(client, cast,
     assert protested.black.full_name not in table
 
 
-def test_the_game_page_shows_a_decision_on_a_player_in_all_his_games(client, cast, three):
+def test_it_shows_a_decision_on_a_player_in_all_his_games_on_the_game_page(client, cast, three):
     from tests.play.desk_helpers import link
 
     hero = three.entries.order_by("pk")[0].player

@@ -21,9 +21,7 @@ AT = START + datetime.timedelta(minutes=30)
 DEADLINE = AT + datetime.timedelta(hours=24)
 
 
-def test_the_td_sends_an_enquiry_and_the_player_gets_it_on_his_channel(
-    client, cast, event, django_capture_on_commit_callbacks
-):
+def test_it_sends_the_tds_enquiry_to_the_player_on_his_channel(client, cast, event, django_capture_on_commit_callbacks):
     game = event.games.select_related("white", "black").get()
     send(game, "white", "STATUS", START + datetime.timedelta(minutes=5))  # White's channel is the console now
     client.force_login(cast["td"])
@@ -51,7 +49,7 @@ def enquiries(event, user, now):
     return {i["enquiry"].pk: i for i in selectors.queue(event, user, now=now)["items"] if i["kind"] == "enquiry"}
 
 
-def test_an_answer_a_wait_and_an_overdue_enquiry_on_the_queue(cast, event):
+def test_it_queues_an_answered_a_waiting_and_an_overdue_enquiry(cast, event):
     game = event.games.select_related("white", "black").get()
     asked_white = desk.enquiry_send(event=event, player=game.white, text="Still there?", deadline=DEADLINE,
                                     by=cast["td"], at=AT)  # fmt: skip
@@ -72,7 +70,7 @@ def test_an_answer_a_wait_and_an_overdue_enquiry_on_the_queue(cast, event):
     ] == [asked_white.pk]
 
 
-def test_an_overdue_enquiry_leads_to_the_withdrawal_page(client, cast, event):
+def test_it_leads_from_an_overdue_enquiry_to_the_withdrawal_page(client, cast, event):
     game = event.games.select_related("white", "black").get()
     past = timezone.now() - datetime.timedelta(days=1)
     desk.enquiry_send(event=event, player=game.white, text="Still there?", deadline=past + datetime.timedelta(hours=1),
@@ -90,7 +88,7 @@ def test_an_overdue_enquiry_leads_to_the_withdrawal_page(client, cast, event):
     ("fields", "problem"),
     [({"text": " "}, "write the question"), ({"deadline": AT}, "a moment after now")],
 )
-def test_a_bad_enquiry_is_refused(cast, event, fields, problem):
+def test_it_refuses_a_bad_enquiry(cast, event, fields, problem):
     game = event.games.get()
     data = {"text": "Still there?", "deadline": DEADLINE, **fields}
     with pytest.raises(desk.DeskError, match=problem):

@@ -39,7 +39,7 @@ def test_it_sends_a_dispute_to_the_td_and_changes_nothing_else():
     assert render("dispute received", {}) == "Your DISPUTE report reached the TD."
 
 
-def test_an_appeal_reaches_the_td_even_after_the_end_and_an_empty_one_is_referred():
+def test_it_sends_an_appeal_to_the_td_even_after_the_end_and_refers_an_empty_one():
     game, _ = receive(new_game(T0), "white", "RESIGN", at(100))
     _, received = receive(game, "white", "APPEAL I never resigned", at(200))
     assert received.applied == "appeal" and received.send[0].to == TD
@@ -48,7 +48,7 @@ def test_an_appeal_reaches_the_td_even_after_the_end_and_an_empty_one_is_referre
     assert empty.applied == "referral" and "APPEAL needs a text" in empty.referral.explanation
 
 
-def test_a_scored_result_stands_above_play_and_clearing_it_resumes_the_game():
+def test_it_keeps_a_scored_result_above_play_and_resumes_the_game_when_cleared():
     game, _ = receive(new_game(T0), "white", "1. e4", at(300))
     scored = score(game, ending.Outcome("0-1", "TD decision"), at(400))
     assert (scored.outcome.result, scored.outcome.termination, scored.finished_at) == ("0-1", "TD decision", at(400))
@@ -70,7 +70,7 @@ def _claimed():
     return game
 
 
-def test_a_claim_decision_is_reversed_both_ways():
+def test_it_reverses_a_claim_decision_both_ways():
     game = _claimed()
     claim = game.claims[0].claim
     upheld, _ = decide(game, claim, upheld=True, at=at(20_000))

@@ -36,7 +36,7 @@ def trio_fixture(cast):
     return {"event": event, "hero": hero, "first": first, "second": second, "other": other}
 
 
-def test_scoring_the_unfinished_games_as_losses_is_previewed_then_applied(
+def test_it_previews_then_applies_scoring_the_unfinished_games_as_losses(
     client, cast, trio, django_capture_on_commit_callbacks
 ):
     event, hero, first, second = trio["event"], trio["hero"], trio["first"], trio["second"]
@@ -64,7 +64,7 @@ def test_scoring_the_unfinished_games_as_losses_is_previewed_then_applied(
     assert Transmission.objects.filter(game=second, kind="decision", direction="out").count() == 2
 
 
-def test_annulling_takes_his_games_out_of_the_table_and_the_ratings(cast, trio, django_capture_on_commit_callbacks):
+def test_it_takes_annulled_games_out_of_the_table_and_the_ratings(cast, trio, django_capture_on_commit_callbacks):
     from ratings.services import run_requests
 
     event, hero, first, second = trio["event"], trio["hero"], trio["first"], trio["second"]
@@ -92,7 +92,7 @@ def test_annulling_takes_his_games_out_of_the_table_and_the_ratings(cast, trio, 
     assert first.transmissions.filter(direction="ruling", kind="annul").exists()
 
 
-def test_adjudication_needs_a_result_for_each_unfinished_game(cast, trio):
+def test_it_needs_a_result_for_each_unfinished_game_to_adjudicate(cast, trio):
     event, hero, second = trio["event"], trio["hero"], trio["second"]
     with pytest.raises(desk.DeskError, match=f"enter the result of #{second.code}"):
         desk.withdraw(event=event, player=hero, mode="adjudicate", by=cast["td"], text="ill", at=AT)
@@ -107,13 +107,13 @@ def test_adjudication_needs_a_result_for_each_unfinished_game(cast, trio):
 
 
 @pytest.mark.parametrize("who", ["chair", "other_td", "staff", "player"])
-def test_only_the_td_withdraws_a_player(client, cast, trio, who):
+def test_it_lets_only_the_td_withdraw_a_player(client, cast, trio, who):
     client.force_login(cast[who])
     response = client.get(reverse("play:desk_withdraw", args=[trio["event"].pk]))
     assert response.status_code == 403
 
 
-def test_the_form_shows_a_refusal_and_changes_nothing(client, cast, trio):
+def test_it_shows_a_refusal_on_the_form_and_changes_nothing(client, cast, trio):
     client.force_login(cast["td"])
     response = client.post(
         reverse("play:desk_withdraw", args=[trio["event"].pk]),
@@ -124,7 +124,7 @@ def test_the_form_shows_a_refusal_and_changes_nothing(client, cast, trio):
     assert trio["second"].status == "open"
 
 
-def test_an_appeal_reverses_a_withdrawal(cast, trio):
+def test_it_reverses_a_withdrawal_on_appeal(cast, trio):
     event, hero, first = trio["event"], trio["hero"], trio["first"]
     decision = desk.withdraw(event=event, player=hero, mode="losses", by=cast["td"], text="gone", at=AT)
     second = trio["second"]
@@ -141,3 +141,52 @@ def test_an_appeal_reverses_a_withdrawal(cast, trio):
     second.refresh_from_db()
     first.refresh_from_db()
     assert (second.result, second.status) == ("*", "open") and first.termination == "resignation"
+
+
+def test_it_lets_a_withdrawn_player_appeal_by_message_though_his_games_are_annulled(cast, trio):
+    from play import services
+    from tests.play.desk_helpers import send
+
+    event, hero, second = trio["event"], trio["hero"], trio["second"]
+    decision = desk.withdraw(event=event, player=hero, mode="annul", by=cast["td"], text="never answered", at=AT)
+    # Another message than an APPEAL still skips his annulled games.
+    status = services.message_receive(
+        channel="console", sender=str(hero.federation_id), text="STATUS", arrival=AT + datetime.timedelta(minutes=5)
+    )
+    assert status.applied == "unknown game"
+    receipt = services.message_receive(
+        channel="console", sender=str(hero.federation_id), text="APPEAL I was in hospital",
+        arrival=AT + datetime.timedelta(minutes=10),
+    )  # fmt: skip
+    assert receipt.applied == "appeal"
+    row = Transmission.objects.get(party="td", kind="appeal")
+    assert row.game.status == "annulled" and row.game.color_of(hero.pk)
+    assert selectors.appeal_messages(decision) == [row]
+    items = [i for i in selectors.queue(event, cast["chair"])["items"] if i["kind"] == "appeal"]
+    assert [i["decision"] for i in items] == [decision]
+    row.game.refresh_from_db()
+    assert (row.game.status, row.game.next_due) == ("annulled", None)  # still out of play
+    # With the tag of his other annulled game, it goes there.
+    tagged = send(
+        second, second.color_of(hero.pk), f"#{second.code} APPEAL and in this one", AT + datetime.timedelta(minutes=11)
+    )
+    assert tagged.applied == "appeal" and tagged.game.pk == second.pk
+    desk.appeal_rule(
+        decision=decision, message=row, reverse=True, reasons="he was in hospital", by=cast["chair"],
+        at=AT + datetime.timedelta(minutes=20),
+    )  # fmt: skip
+    second.refresh_from_db()
+    assert second.status == "open"
+
+
+def test_it_takes_a_withdrawn_players_appeal_from_the_game_page(client, cast, trio):
+    from tests.play.desk_helpers import link
+
+    event, hero, second = trio["event"], trio["hero"], trio["second"]
+    desk.withdraw(event=event, player=hero, mode="annul", by=cast["td"], text="never answered")
+    link(cast["player"], hero)
+    client.force_login(cast["player"])
+    response = client.post(reverse("play:game_appeal", args=[second.code]), {"text": "I was ill"}, follow=True)
+    assert "Your appeal reached the Appeals Commission chairman." in response.content.decode()
+    row = Transmission.objects.get(party="td", kind="appeal")
+    assert row.game == second and row.data["text"] == "I was ill"

@@ -26,7 +26,7 @@ from tests.players.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 UTC = datetime.UTC
-# White's "1. e4" arrives and is answered: two days ago on the hour (the TD's list shows outages of
+# White's "1. e4" arrives and is answered: two days ago on the hour (the TD's desk shows outages of
 # the last 30 days by the real clock).
 T0 = (timezone.now() - datetime.timedelta(days=2)).replace(minute=0, second=0, microsecond=0)
 PHONES = {"w": "+79990000001", "b": "+79990000002", "c": "+79990000003"}
@@ -275,7 +275,7 @@ def closed(world, opened, gateway):
 
 def test_it_shows_the_td_start_end_duration_and_games(client, td, world, closed):
     client.force_login(td)
-    html = client.get(reverse("play:td")).content.decode()
+    html = client.get(reverse("play:desk_list")).content.decode()
     row = html[html.index(f'id="outage-{closed.pk}"') :]
     row = row[: row.index("</tr>")]
     assert long(T0) in row and long(at(1200)) in row
@@ -283,9 +283,20 @@ def test_it_shows_the_td_start_end_duration_and_games(client, td, world, closed)
     assert f"#{world['one'].code}" in row and f"#{world['two'].code}" in row
 
 
+def test_it_shows_the_outage_on_the_desk_of_the_affected_event_only(client, td, world, closed):
+    client.force_login(td)
+    html = client.get(reverse("play:desk", args=[world["event"].pk])).content.decode()
+    row = html[html.index(f'id="outage-{closed.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert long(T0) in row and long(at(1200)) in row and '<td class="num">0:20:00' in row
+    other = make_event(td, 2, code="other", name="Other")
+    html = client.get(reverse("play:desk", args=[other.pk])).content.decode()
+    assert 'id="outages-section"' not in html
+
+
 def test_it_shows_the_td_an_open_outage_as_still_failing(client, td, world, opened):
     client.force_login(td)
-    html = client.get(reverse("play:td")).content.decode()
+    html = client.get(reverse("play:desk_list")).content.decode()
     row = html[html.index(f'id="outage-{opened.pk}"') :]
     assert "still failing" in row[: row.index("</tr>")]
 
@@ -294,15 +305,15 @@ def test_it_hides_it_from_another_td_and_shows_staff_all(client, world, closed, 
     other = django_user_model.objects.create_user("other_td", "o@example.org", PASSWORD)
     make_event(other, 2, code="other", name="Other")
     client.force_login(other)
-    html = client.get(reverse("play:td")).content.decode()
+    html = client.get(reverse("play:desk_list")).content.decode()
     assert f'id="outage-{closed.pk}"' not in html and 'id="no-outages"' in html
     client.force_login(federation_admin())
-    assert f'id="outage-{closed.pk}"' in client.get(reverse("play:td")).content.decode()
+    assert f'id="outage-{closed.pk}"' in client.get(reverse("play:desk_list")).content.decode()
 
 
 def test_it_reads_the_td_list_in_as_many_queries_for_many_outages(client, td, world, closed):
     client.force_login(td)
-    url = reverse("play:td")
+    url = reverse("play:desk_list")
     client.get(url)
     with CaptureQueriesContext(connection) as one:
         assert client.get(url).status_code == 200
