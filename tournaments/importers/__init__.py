@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from players.names import character_name, strip_invisible
-from tournaments.importers import chessresults, pgn, spreadsheets, trf
+from tournaments.importers import chessresults, pgn, spreadsheets, swissperfect, trf
 from tournaments.importers.base import ParsedFile, Place, ResultFileError, refusal
 from tournaments.importers.invisible import FILE_NAME, REMOVED, clean_parsed
 
-FORMATS = ("xlsx", "xls", "trf", "pgn")
+FORMATS = ("xlsx", "xls", "trf", "pgn", "sp")
 _OTHER_TYPES = (
     (b"%PDF", gettext_noop("this is a PDF document, not a result file")),
     (b"\x89PNG", gettext_noop("this is a PNG image, not a result file")),
@@ -35,6 +35,8 @@ def sniff(data: bytes) -> str | None:
     text = trf.decode(data[:65536])
     if pgn.looks_like_pgn(text):
         return "pgn"
+    if swissperfect.looks_like_export(text):
+        return "sp"
     if trf.looks_like_trf(text):
         return "trf"
     return None
@@ -69,6 +71,8 @@ def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
         parsed = chessresults.parse(spreadsheets.read_xls(data, file_name), file_name, "xls")
     elif kind == "pgn":
         parsed = pgn.parse(data, file_name, progress=progress)
+    elif kind == "sp":
+        parsed = swissperfect.parse(data, file_name)
     else:
         parsed = trf.parse(data, file_name)
     # Whatever an importer let through, no invisible or direction-changing character reaches the database.
