@@ -216,7 +216,7 @@ def _rounds_from_dates(parsed: ParsedFile, raw_games: list) -> list:
         parsed.round_dates = {number: day for day, number in rounds.items()}
         parsed.warn(
             gettext_noop(
-                "no game has a round number (Round \"?\"): the rounds are taken from the dates, one round per "
+                'no game has a round number (Round "?"): the rounds are taken from the dates, one round per '
                 "day (%(dates)s); check that no day had two rounds"
             ),
             Place(parsed.file_name),

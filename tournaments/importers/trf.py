@@ -42,9 +42,8 @@ KNOWN_TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM"
 
 def looks_like_trf(text: str) -> bool:
     lines = [line for line in LINE_BREAKS.split(text[:20000]) if line.strip()]
-    return bool(lines) and sum(1 for line in lines[:400] if re.match(r"(0[0-9]{2}|[1-9][0-9]{2}|XX[A-Z]) ", line)) >= max(
-        1, len(lines[:400]) // 2
-    )
+    records = sum(1 for line in lines[:400] if re.match(r"(0[0-9]{2}|[1-9][0-9]{2}|XX[A-Z]) ", line))
+    return bool(lines) and records >= max(1, len(lines[:400]) // 2)
 
 
 def decode(data: bytes) -> str:
@@ -125,10 +124,10 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         parsed.end_date = max(parsed.round_dates.values())
     check_unique_start_numbers(parsed)
     drop_bye_placeholders(parsed, cells)
+    _warn_unfinished(parsed, cells, declared_rounds)
     if not parsed.errors:
         build_games(parsed, cells)
         _absences_counted_as_byes(parsed)
-    _warn_unfinished(parsed, cells, declared_rounds)
     return parsed
 
 
@@ -158,26 +157,21 @@ def _absences_counted_as_byes(parsed: ParsedFile) -> None:
     difference stays a "points differ" warning."""
     changed = []
     for player in parsed.players:
-        absent = [
-            g for g in parsed.games if g.white == player.start_number and g.black is None and g.kind == UNPLAYED
-        ]
+        absent = [g for g in parsed.games if g.white == player.start_number and g.black is None and g.kind == UNPLAYED]
         if player.points is None or not absent:
             continue
-        earned = sum((g.points(player.start_number) for g in parsed.games if player.start_number in (g.white, g.black)), Decimal(0))
+        own = [g for g in parsed.games if player.start_number in (g.white, g.black)]
+        earned = sum((g.points(player.start_number) for g in own), Decimal(0))
         worth = (player.points - earned) / len(absent)
         if worth not in (Decimal("0.5"), Decimal(1)):
             continue
         for game in absent:
             game.kind, game.result = (HALF_BYE, DRAW) if worth == Decimal("0.5") else (BYE, WHITE_WINS)
-        parsed.problems = [
-            p for p in parsed.problems if not (p.code == "points_differ" and p.place == player.place)
-        ]
+        parsed.problems = [p for p in parsed.problems if not (p.code == "points_differ" and p.place == player.place)]
         changed.append(f"{player.display_name} ({', '.join(str(g.round) for g in absent)}: {worth})")
     if changed:
         parsed.warn(
-            gettext_noop(
-                "the points in the file count these absences as byes, and they are read so: %(players)s"
-            ),
+            gettext_noop("the points in the file count these absences as byes, and they are read so: %(players)s"),
             Place(parsed.file_name),
             "absences_as_byes",
             players="; ".join(changed),
@@ -187,9 +181,13 @@ def _absences_counted_as_byes(parsed: ParsedFile) -> None:
 def _warn_unfinished(parsed: ParsedFile, cells, declared_rounds: int | None) -> None:
     """Fewer rounds with results than announced (142 or XXR): the arbiter must know before confirming.
 
-    Rounds without a single entry give no games at all, so nothing is rated as a loss or an absence."""
+    Absences written ahead for the rounds after the last one played ("0000 - Z") are left out: those
+    rounds give no games, so nothing is rated as a loss or an absence. Byes asked for ahead ("0000 - H")
+    stay, as the file's points count them."""
     played = max((rnd for (_, rnd), cell in cells.items() if cell.opponent is not None), default=0)
     if declared_rounds and played < declared_rounds:
+        for key in [key for key, cell in cells.items() if key[1] > played and cell.code == "Z"]:
+            del cells[key]
         parsed.warn(
             gettext_noop(
                 "the tournament is unfinished: %(announced)s rounds are announced but only %(played)s have "
@@ -358,7 +356,7 @@ def read_dates(parsed: ParsedFile, header_dates: dict, round_texts: dict) -> Non
     if short_header or short_rounds:
         header = {"042": parsed.start_date, "052": parsed.end_date}
         read = [f"{text} = {header[code]}" for code, (text, _) in header_dates.items() if header[code]]
-        read += [f"{text} = {parsed.round_dates[rnd]}" for rnd, (text, _) in round_texts.items() if rnd in parsed.round_dates]
+        read += [f"{text} = {parsed.round_dates[r]}" for r, (text, _) in round_texts.items() if r in parsed.round_dates]
         parsed.note(
             gettext_noop(
                 "The dates were read as: %(dates)s. Two-digit years can be read in more than one order: "
