@@ -1,13 +1,15 @@
 """Issue 18: files read wrong or half-read, Krause, team TRF16 and Swiss Perfect."""
 
 import datetime
+import io
+import zipfile
 from collections import Counter, defaultdict
 from decimal import Decimal
 
 import pytest
 
 from tests.tournaments.files import example, trf, trf_player, xlsx
-from tournaments.importers import read_result_file, sniff
+from tournaments.importers import ResultFileError, read_result_file, sniff
 from tournaments.importers.dates import parse_date, two_digit_order
 
 
@@ -271,3 +273,51 @@ def test_it_names_the_line_and_round_of_a_bad_swiss_perfect_cell():
     parsed = read_result_file("sp.txt", data)
     problem = next(p for p in parsed.errors if p.code == "bad_cell")
     assert "line 2" in str(problem) and "round 2" in str(problem)
+
+
+# --- Swiss Perfect native files, zipped (examples/sp-gonzaga-2010.trn/.sco/.ini) --------------
+
+
+def swiss_perfect_zip(extensions=("trn", "sco", "ini")):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for extension in extensions:
+            archive.writestr(f"gonzaga.{extension}", example(f"sp-gonzaga-2010.{extension}"))
+    return buffer.getvalue()
+
+
+def played_games(parsed):
+    """Games between two players as (round, white-or-lower, other, points of the first, kind)."""
+    return {
+        (g.round, *sorted((g.white, g.black)), g.points(min(g.white, g.black)), g.kind)
+        for g in parsed.games
+        if g.black is not None and g.result != "0-0"
+    }
+
+
+def test_it_imports_the_zipped_swiss_perfect_files_with_the_same_games_as_the_export():
+    data = swiss_perfect_zip()
+    assert sniff(data) == "sp"
+    native = read_result_file("gonzaga.zip", data)
+    export = read_result_file("gonzaga.txt", example("sp-gonzaga-2010-export.txt"))
+    assert not native.errors
+    assert native.name == "Gonzaga Chess Classic 2010 Challengers Section"
+    assert (native.chief_arbiter, native.rounds) == ("Herbert Scarry", 6)
+    # 58 records, two deleted ("*"): MacMathuna is not a player.
+    assert len(native.players) == 56
+    assert "MacMathuna" not in [p.family_name for p in native.players]
+    assert native.player(14).family_name == "Mullooly"  # START_NO "14\0\03": the text before the NUL
+    assert played_games(native) == played_games(export)
+    # Round 5: Abbey (51) and Catre (45) both lost by forfeit; the export writes "0:-" for each.
+    double = next(g for g in native.games if g.round == 5 and 51 in (g.white, g.black))
+    assert (double.kind, double.result, {double.white, double.black}) == ("forfeit", "0-0", {45, 51})
+    # Every player's points from the native games equal the export's Total column.
+    points = earned(native)
+    assert all(points[p.start_number] == p.points for p in export.players)
+
+
+def test_it_refuses_a_swiss_perfect_zip_without_its_games():
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file("gonzaga.zip", swiss_perfect_zip(("trn", "ini")))
+    assert [p.code for p in refused.value.problems] == ["sp_missing"]
+    assert ".sco" in refused.value.problems[0].message
