@@ -7,10 +7,14 @@ from collections import Counter, defaultdict
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import Group
 
+from players.models import Player
 from tests.tournaments.files import example, trf, trf_player, xlsx
+from tournaments import services
 from tournaments.importers import ResultFileError, read_result_file, sniff
 from tournaments.importers.dates import parse_date, two_digit_order
+from tournaments.models import Tournament, Upload
 
 
 def codes(parsed):
@@ -321,3 +325,29 @@ def test_it_refuses_a_swiss_perfect_zip_without_its_games():
         read_result_file("gonzaga.zip", swiss_perfect_zip(("trn", "ini")))
     assert [p.code for p in refused.value.problems] == ["sp_missing"]
     assert ".sco" in refused.value.problems[0].message
+
+
+# --- Through the upload service: the preview carries what the arbiter must see --------------------
+
+
+@pytest.fixture
+def arbiter(django_user_model):
+    user = django_user_model.objects.create_user("arbiter", password="x")
+    user.groups.add(Group.objects.get(name="Arbiters"))
+    return user
+
+
+@pytest.mark.django_db
+def test_it_stores_the_swiss_perfect_zip_as_a_preview_and_nothing_else(arbiter):
+    upload = services.upload_create(user=arbiter, file_name="gonzaga.zip", data=swiss_perfect_zip())
+    assert (upload.status, upload.format) == (Upload.Status.PREVIEW, "sp")
+    assert len(upload.preview["file"]["players"]) == 56
+    assert (Player.objects.count(), Tournament.objects.count()) == (0, 0)
+
+
+@pytest.mark.django_db
+def test_it_shows_the_unfinished_warning_in_the_preview(arbiter):
+    data = example("trf-gros-open-2010-unfinished.trf")
+    upload = services.upload_create(user=arbiter, file_name="gros.trf", data=data)
+    assert "unfinished_tournament" in [p["code"] for p in upload.problems]
+    assert "names_split" in [p["code"] for p in upload.problems]
