@@ -220,6 +220,7 @@ class Upload(models.Model):
         TUNX = "tunx", "Swiss-Manager Swiss (TUNX)"
         TURX = "turx", "Swiss-Manager round robin (TURX)"
         TUMX = "tumx", "Swiss-Manager team (TUMX)"
+        SP = "sp", "Swiss Perfect"
 
     file = models.FileField(_("file"), storage=private_storage, upload_to="uploads/%Y/%m/")
     original_name = models.CharField(_("file name"), max_length=255)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from players.names import character_name, strip_invisible
-from tournaments.importers import chessresults, pgn, spreadsheets, swissmanager, trf
+from tournaments.importers import chessresults, pgn, spreadsheets, swissmanager, swissperfect, swissperfect_native, trf
 from tournaments.importers.base import ParsedFile, Place, ResultFileError, refusal
 from tournaments.importers.invisible import FILE_NAME, REMOVED, clean_parsed
 
-FORMATS = ("xlsx", "xls", "trf", "pgn", "tunx", "turx", "tumx")
+FORMATS = ("xlsx", "xls", "trf", "pgn", "tunx", "turx", "tumx", "sp")
 _OTHER_TYPES = (
     (b"%PDF", gettext_noop("this is a PDF document, not a result file")),
     (b"\x89PNG", gettext_noop("this is a PNG image, not a result file")),
@@ -29,7 +29,7 @@ _OTHER_TYPES = (
 def sniff(data: bytes) -> str | None:
     """The format from the first bytes: xlsx (a zip), xls (an OLE2 compound file), PGN or TRF text."""
     if data.startswith(b"PK\x03\x04"):
-        return "xlsx"
+        return "sp" if swissperfect_native.is_native_zip(data) else "xlsx"
     if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         return "xls"
     if swissmanager.looks_like_swissmanager(data):
@@ -37,6 +37,8 @@ def sniff(data: bytes) -> str | None:
     text = trf.decode(data[:65536])
     if pgn.looks_like_pgn(text):
         return "pgn"
+    if swissperfect.looks_like_export(text):
+        return "sp"
     if trf.looks_like_trf(text):
         return "trf"
     return None
@@ -73,6 +75,8 @@ def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
         parsed = swissmanager.parse(data, file_name)
     elif kind == "pgn":
         parsed = pgn.parse(data, file_name, progress=progress)
+    elif kind == "sp":
+        parsed = (swissperfect_native if data.startswith(b"PK") else swissperfect).parse(data, file_name)
     else:
         parsed = trf.parse(data, file_name)
     # Whatever an importer let through, no invisible or direction-changing character reaches the database.

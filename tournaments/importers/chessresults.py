@@ -19,15 +19,18 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext_noop
 
-from players.names import split_full_name, strip_invisible
+from players.names import strip_invisible
 from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Place, Problem, at_round, refusal
 from tournaments.importers.dates import parse_date
+from tournaments.importers.naming import split_name, warn_guessed
 from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_unique_start_numbers
 from tournaments.importers.spreadsheets import Grid, column_letter
 
 COLUMNS = (
     ("rank", r"rk|rank|rg|rang|platz|pl|place|место|мес|pos|cl|clas|colocação|col"),
     ("start", r"no|nr|snr|sno|start ?no|start-?nr|ст ?ном|ст ?№|стартовый номер|№|n°|nº|num|número|ном"),
+    ("family", r"фамилия|surname|family name|last name|nachname|apellido|apellidos|sobrenome|nom de famille"),
+    ("patronymic", r"отчество|patronymic"),
     ("name", r"name|nome|nombre|имя|фамилия,? имя|фамилия и имя|игрок|spieler|player|participant|участник"),
     ("title", r"title|titel|титул|título|tit"),
     ("fide_id", r"fide-?id|fide ?no|fide-?nr|id ?fide|фиде ?id|id ?фиде|фиде ?№"),
@@ -148,7 +151,7 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
     parsed.columns = {
         attribute: column_letter(columns[key])
         for attribute, key in (
-            ("family_name", "name"),
+            ("family_name", "family" if "family" in columns else "name"),
             ("given_names", "name"),
             ("club", "club"),
             ("country", "federation"),
@@ -172,13 +175,14 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
     positions: dict[int, int] = {}  # row position in the table -> start number
     cells_by_row = []
     previous_rank = None
+    guessed: list[str] = []
     for position, (row_number, values) in enumerate((item for item in grid.rows[header_position + 1 :]), start=1):
         name = _text(_value(values, columns.get("name")))
         if not name:
             if any(_text(v) for v in values) and not parsed.players:
                 continue  # stray lines between the header and the first player
             break
-        player = _player(parsed, grid, row_number, values, columns, name, len(parsed.players) + 1)
+        player = _player(parsed, grid, row_number, values, columns, name, len(parsed.players) + 1, guessed)
         if player is None:
             continue
         if player.rank is None and by_rank:
@@ -191,6 +195,7 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
         del position
     if not parsed.players:
         raise refusal(gettext_noop("the table has a header but no player rows"), grid.place(), "empty")
+    warn_guessed(parsed, guessed)
     check_unique_start_numbers(parsed)
     if not crosstable:
         parsed.rounds = 0
@@ -342,7 +347,7 @@ def _points(parsed: ParsedFile, value, place) -> Decimal | None:
         return None
 
 
-def _player(parsed, grid, row_number, values, columns, name, position) -> ParsedPlayer | None:
+def _player(parsed, grid, row_number, values, columns, name, position, guessed) -> ParsedPlayer | None:
     def at(key):
         return grid.place(row_number, columns.get(key))
 
@@ -354,8 +359,13 @@ def _player(parsed, grid, row_number, values, columns, name, position) -> Parsed
     )
     if start is None:
         start = position
-    # The raw cell, not the tidied text: two spaces separate family and given names.
-    family, given = split_full_name(str(_value(values, columns["name"])))
+    if "family" in columns:
+        # Russian lists: Фамилия, Имя, Отчество in three columns; the name column holds the given name.
+        family = _text(_value(values, columns["family"]))
+        given = " ".join(filter(None, (_text(_value(values, columns.get(k))) for k in ("name", "patronymic"))))
+    else:
+        # The raw cell, not the tidied text: two spaces separate family and given names.
+        family, given = split_name(str(_value(values, columns["name"])), guessed)
     birth_value = _value(values, columns.get("birth"))
     birth, precision = parse_date(_text(birth_value)) if birth_value not in (None, "", 0) else (None, "unknown")
     title = ""

@@ -15,11 +15,15 @@ import re
 import chess.pgn
 from django.utils.translation import gettext_noop
 
-from players.names import name_key, split_full_name
+from players.names import name_key
 from tournaments.importers.base import (
     BLACK_WINS,
+    BYE,
     DRAW,
+    HALF_BYE,
+    NO_RESULT,
     PLAYED,
+    UNPLAYED,
     WHITE_WINS,
     ParsedFile,
     ParsedGame,
@@ -29,11 +33,15 @@ from tournaments.importers.base import (
     refusal,
 )
 from tournaments.importers.dates import parse_date
+from tournaments.importers.naming import split_name, warn_guessed
+from tournaments.importers.pairing import BYE_PLACEHOLDERS
 from tournaments.importers.trf import decode
 
 RESULTS = {"1-0": WHITE_WINS, "0-1": BLACK_WINS, "1/2-1/2": DRAW}
 ROUND = re.compile(r"^\s*(\d+)(?:\.(\d+))?")
+UNKNOWN_ROUND = ("?", "", "-")  # the PGN standard's "not known"
 MAX_GAMES = 20_000
+BYE_SIDE = ("bye",)  # stands for Vega's pseudo-player in a game's two sides
 PROGRESS_EVERY = 250  # games between two reports to `progress` (each is a database write on a worker)
 
 
@@ -58,6 +66,7 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
     handle = io.StringIO(text)
     players: dict[tuple, ParsedPlayer] = {}
     seen_order: list[tuple] = []
+    guessed: list[str] = []
     raw_games = []
     dates = []
     line_of_game = _game_lines(text)
@@ -90,30 +99,34 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
         if event_date:
             dates.append(event_date)
         game_date, precision = parse_date(headers.get("Date"))
-        round_match = ROUND.match(headers.get("Round", ""))
-        if not round_match:
+        round_text = headers.get("Round", "").strip()
+        round_match = ROUND.match(round_text)
+        if not round_match and round_text not in UNKNOWN_ROUND:
             parsed.error(
-                gettext_noop("the Round tag '%(text)s' has no round number"),
-                place,
-                "bad_round",
-                text=headers.get("Round", ""),
+                gettext_noop("the Round tag '%(text)s' has no round number"), place, "bad_round", text=round_text
             )
             continue
-        rnd = int(round_match.group(1))
-        board = int(round_match.group(2)) if round_match.group(2) else None
-        if game_date and precision == "day":
-            dates.append(game_date)
-            parsed.round_dates.setdefault(rnd, game_date)
+        # Round "?": the round is found from the date once every game is read (see _rounds_from_dates).
+        rnd = int(round_match.group(1)) if round_match else None
+        board = int(round_match.group(2)) if round_match and round_match.group(2) else None
+        day = game_date if game_date and precision == "day" else None
+        if day:
+            dates.append(day)
+            if rnd is not None:
+                parsed.round_dates.setdefault(rnd, day)
         sides = []
         for colour in ("White", "Black"):
             name = headers.get(colour, "").strip()
+            if name.lower() in BYE_PLACEHOLDERS and not _int(headers.get(f"{colour}FideId")):
+                sides.append(BYE_SIDE)  # Vega writes the bye as a game against a pseudo-player "BYE"
+                continue
             fide_id = _int(headers.get(f"{colour}FideId"))
             if not name or name == "?":
                 parsed.error(gettext_noop("the %(tag)s tag is empty"), place, "no_name", tag=colour)
                 break
             key = ("fide", fide_id) if fide_id else ("name", name_key(name))
             if key not in players:
-                family, given = split_full_name(name)
+                family, given = split_name(name, guessed)
                 players[key] = ParsedPlayer(
                     start_number=0,
                     family_name=family,
@@ -134,6 +147,9 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
             parsed.error(gettext_noop("a player is paired with himself"), place, "self_pairing")
             continue
         result = headers.get("Result", "*")
+        if BYE_SIDE in sides:
+            raw_games.append((rnd, day, board, sides[0], sides[1], result, "", place))
+            continue
         if result not in RESULTS:
             parsed.warn(
                 gettext_noop("round %(round)s: the game has no result ('%(result)s'); it is left out"),
@@ -151,17 +167,22 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
                 reason=str(game.errors[0]),
             )
         moves = game.accept(chess.pgn.StringExporter(headers=False, variations=False, comments=False)).strip()
-        raw_games.append((rnd, board, sides[0], sides[1], RESULTS[result], moves, place))
+        raw_games.append((rnd, day, board, sides[0], sides[1], RESULTS[result], moves, place))
 
     if count == 0:
         raise refusal(gettext_noop("no game found in the PGN"), Place(file_name), "no_games")
+    raw_games = _rounds_from_dates(parsed, raw_games)
+    warn_guessed(parsed, guessed)
     # Start numbers by rating, then name, as a starting-rank list orders them.
     ordered = sorted(seen_order, key=lambda k: (-(players[k].rating or 0), players[k].display_name))
     for number, key in enumerate(ordered, start=1):
         players[key].start_number = number
     parsed.players = [players[key] for key in ordered]
     seen: dict[tuple[int, int], Place] = {}
-    for rnd, board, white, black, result, moves, place in raw_games:
+    for rnd, _day, board, white, black, result, moves, place in raw_games:
+        if BYE_SIDE in (white, black):
+            _bye_game(parsed, players, rnd, white, black, result, place, seen)
+            continue
         w, b = players[white].start_number, players[black].start_number
         for number in (w, b):
             if (number, rnd) in seen:
@@ -179,6 +200,53 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
     if dates:
         parsed.start_date, parsed.end_date = min(dates), max(dates)
     return parsed
+
+
+def _rounds_from_dates(parsed: ParsedFile, raw_games: list) -> list:
+    """Games whose Round tag is "?" get their round from the date: one round per distinct date, in order.
+
+    Only when no game of the file has a round and every one has a full date; otherwise each such game
+    is an error, as a round cannot be guessed."""
+    unknown = [game for game in raw_games if game[0] is None]
+    if not unknown:
+        return raw_games
+    if len(unknown) == len(raw_games) and all(game[1] for game in raw_games):
+        days = sorted({game[1] for game in raw_games})
+        rounds = {day: number for number, day in enumerate(days, start=1)}
+        parsed.round_dates = {number: day for day, number in rounds.items()}
+        parsed.warn(
+            gettext_noop(
+                'no game has a round number (Round "?"): the rounds are taken from the dates, one round per '
+                "day (%(dates)s); check that no day had two rounds"
+            ),
+            Place(parsed.file_name),
+            "rounds_from_dates",
+            dates=", ".join(f"{number}: {day.isoformat()}" for day, number in rounds.items()),
+        )
+        return [(rounds[game[1]], *game[1:]) for game in raw_games]
+    for game in unknown:
+        parsed.error(gettext_noop("the Round tag '%(text)s' has no round number"), game[-1], "bad_round", text="?")
+    return [game for game in raw_games if game[0] is not None]
+
+
+def _bye_game(parsed: ParsedFile, players: dict, rnd: int, white, black, result: str, place: Place, seen) -> None:
+    """A game against Vega's "BYE": a bye for the real player, worth what the result gives him."""
+    key = black if white == BYE_SIDE else white
+    mine = {"1-0": "1", "0-1": "0", "1/2-1/2": "="} if key == white else {"1-0": "0", "0-1": "1", "1/2-1/2": "="}
+    score = mine.get(result, "")
+    kind, points = {"1": (BYE, WHITE_WINS), "=": (HALF_BYE, DRAW)}.get(score, (UNPLAYED, NO_RESULT))
+    number = players[key].start_number
+    if (number, rnd) in seen:
+        parsed.error(
+            gettext_noop("round %(round)s: %(name)s has a second game (the first at %(where)s)"),
+            place,
+            "double_game",
+            round=rnd,
+            name=players[key].display_name,
+            where=seen[(number, rnd)],
+        )
+    seen[(number, rnd)] = place
+    parsed.games.append(ParsedGame(rnd, number, None, points, kind, place=place))
 
 
 def _game_lines(text: str) -> list[int]:

@@ -14,8 +14,20 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext_noop
 
-from tournaments.importers.base import ParsedFile, ParsedPlayer, Place, at_round, refusal
-from tournaments.importers.dates import UNKNOWN, parse_date
+from tournaments.importers.base import (
+    BYE,
+    DRAW,
+    HALF_BYE,
+    UNPLAYED,
+    WHITE_WINS,
+    ParsedFile,
+    ParsedPlayer,
+    Place,
+    at_round,
+    refusal,
+)
+from tournaments.importers.dates import UNKNOWN, has_two_digit_year, is_year_first, parse_date, two_digit_order
+from tournaments.importers.naming import split_name, warn_guessed
 from tournaments.importers.pairing import Cell, build_games, check_unique_start_numbers, drop_bye_placeholders
 
 LINE_BREAKS = re.compile(r"\r\n|\r|\n")
@@ -30,9 +42,8 @@ KNOWN_TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM"
 
 def looks_like_trf(text: str) -> bool:
     lines = [line for line in LINE_BREAKS.split(text[:20000]) if line.strip()]
-    return bool(lines) and sum(1 for line in lines[:400] if re.match(r"(0[0-9]{2}|[1-9][0-9]{2}) ", line)) >= max(
-        1, len(lines[:400]) // 2
-    )
+    records = sum(1 for line in lines[:400] if re.match(r"(0[0-9]{2}|[1-9][0-9]{2}|XX[A-Z]) ", line))
+    return bool(lines) and records >= max(1, len(lines[:400]) // 2)
 
 
 def decode(data: bytes) -> str:
@@ -56,6 +67,10 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     byes: list[tuple[str, int, list[int], Place]] = []
     rounds_seen = 0
     declared_rounds = None
+    header_dates: dict[str, tuple[str, Place]] = {}
+    round_texts: dict[int, tuple[str, Place]] = {}
+    guessed: list[str] = []
+    teams: list[str] = []
     for number, line in enumerate(LINE_BREAKS.split(text), start=1):
         if not line.strip() or line.startswith("###"):
             continue
@@ -63,25 +78,23 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         place = Place(file_name, line=number)
         value = line[4:].strip()
         if code == "001":
-            rounds_seen = max(rounds_seen, _player(parsed, line, place, cells))
+            rounds_seen = max(rounds_seen, _player(parsed, line, place, cells, guessed))
         elif code in HEADER_RECORDS:
             setattr(parsed, HEADER_RECORDS[code], value)
             parsed.places[HEADER_RECORDS[code]] = place
         elif code in ("042", "052"):
-            date, precision = parse_date(value)
-            if value and precision != "day":
-                parsed.warn(gettext_noop("the date '%(text)s' cannot be read"), place, "bad_date", text=value)
-            if code == "042":
-                parsed.start_date = date
-            else:
-                parsed.end_date = date
+            header_dates[code] = (value, place)
         elif code == "112":
             parsed.deputy_arbiters.append(value)
             parsed.places.setdefault("deputy_arbiters", place)
         elif code == "092":
             parsed.details["type"] = value
         elif code == "132":
-            _round_dates(parsed, line, place)
+            _round_date_texts(line, place, round_texts)
+        elif code == "013":
+            teams.append(line)
+        elif code == "XXR":  # JaVaFo's record for the rounds announced
+            declared_rounds = int(value) if value.isdigit() else declared_rounds
         elif code == "142":
             declared_rounds = int(value) if value.isdigit() else None
             parsed.view = "TRF26"
@@ -100,6 +113,9 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
             parsed.details[code] = value
     if not parsed.players:
         raise refusal(gettext_noop("no player lines (001) found"), Place(file_name), "no_players")
+    read_dates(parsed, header_dates, round_texts)
+    _teams(parsed, teams)
+    warn_guessed(parsed, guessed)
     parsed.rounds = max(rounds_seen, declared_rounds or 0, max(parsed.round_dates, default=0))
     _apply_byes(parsed, byes, cells)
     if parsed.start_date is None and parsed.round_dates:
@@ -108,9 +124,80 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         parsed.end_date = max(parsed.round_dates.values())
     check_unique_start_numbers(parsed)
     drop_bye_placeholders(parsed, cells)
+    _warn_unfinished(parsed, cells, declared_rounds)
     if not parsed.errors:
         build_games(parsed, cells)
+        _absences_counted_as_byes(parsed)
     return parsed
+
+
+def _teams(parsed: ParsedFile, teams: list[str]) -> None:
+    """Team TRF16: "013 <team name, columns 5-36> <start ranks of its players>". The individual games are
+    what is rated; the team's name becomes each player's club."""
+    for line in teams:
+        name = _field(line, 5, 36).strip()
+        for number in re.findall(r"\d+", line[36:]):
+            player = parsed.player(int(number))
+            if player is not None and not player.club:
+                player.club = name
+    if teams:
+        parsed.view = "TRF16 team"
+        parsed.note(
+            gettext_noop("A team tournament: the individual board games are imported, %(teams)s teams as clubs."),
+            teams=len(teams),
+        )
+
+
+def _absences_counted_as_byes(parsed: ParsedFile) -> None:
+    """Absences ("      -", "0000 - -") that the file's own points count as half or full point byes.
+
+    Krause files from Ireland and team TRF files give a player who sits a round out a half point without
+    a bye code; the points column shows it. Where a player's points exceed his games' by exactly half
+    (or one) point per absence, the absences are read as such byes and the preview says so; any other
+    difference stays a "points differ" warning."""
+    changed = []
+    for player in parsed.players:
+        absent = [g for g in parsed.games if g.white == player.start_number and g.black is None and g.kind == UNPLAYED]
+        if player.points is None or not absent:
+            continue
+        own = [g for g in parsed.games if player.start_number in (g.white, g.black)]
+        earned = sum((g.points(player.start_number) for g in own), Decimal(0))
+        worth = (player.points - earned) / len(absent)
+        if worth not in (Decimal("0.5"), Decimal(1)):
+            continue
+        for game in absent:
+            game.kind, game.result = (HALF_BYE, DRAW) if worth == Decimal("0.5") else (BYE, WHITE_WINS)
+        parsed.problems = [p for p in parsed.problems if not (p.code == "points_differ" and p.place == player.place)]
+        changed.append(f"{player.display_name} ({', '.join(str(g.round) for g in absent)}: {worth})")
+    if changed:
+        parsed.warn(
+            gettext_noop("the points in the file count these absences as byes, and they are read so: %(players)s"),
+            Place(parsed.file_name),
+            "absences_as_byes",
+            players="; ".join(changed),
+        )
+
+
+def _warn_unfinished(parsed: ParsedFile, cells, declared_rounds: int | None) -> None:
+    """Fewer rounds with results than announced (142 or XXR): the arbiter must know before confirming.
+
+    Absences written ahead for the rounds after the last one played ("0000 - Z") are left out: those
+    rounds give no games, so nothing is rated as a loss or an absence. Byes asked for ahead ("0000 - H")
+    stay, as the file's points count them."""
+    played = max((rnd for (_, rnd), cell in cells.items() if cell.opponent is not None), default=0)
+    if declared_rounds and played < declared_rounds:
+        for key in [key for key, cell in cells.items() if key[1] > played and cell.code == "Z"]:
+            del cells[key]
+        parsed.warn(
+            gettext_noop(
+                "the tournament is unfinished: %(announced)s rounds are announced but only %(played)s have "
+                "results; only those are imported, the unplayed rounds are not games"
+            ),
+            Place(parsed.file_name),
+            "unfinished_tournament",
+            announced=declared_rounds,
+            played=played,
+        )
 
 
 def _number(parsed: ParsedFile, line: str, first: int, last: int, place: Place, msgid: str) -> int | None:
@@ -128,14 +215,17 @@ def _at(place: Place, first: int, last: int, detail=None) -> Place:
     return Place(place.file, line=place.line, column=f"{first}-{last}", detail=detail)
 
 
-def _player(parsed: ParsedFile, line: str, place: Place, cells) -> int:
+def _player(parsed: ParsedFile, line: str, place: Place, cells, guessed: list[str]) -> int:
     start = _number(parsed, line, 5, 8, place, gettext_noop("the start rank '%(text)s' is not a number"))
     if start is None:
         if not _field(line, 5, 8).strip():
             parsed.error(gettext_noop("the start rank (columns 5-8) is empty"), _at(place, 5, 8), "bad_number")
         return 0
     name = _field(line, 15, 47).strip()
-    family, _, given = name.partition(",")
+    if "," in name:
+        family, _, given = name.partition(",")
+    else:
+        family, given = split_name(name, guessed)
     birth_text = _field(line, 70, 79).strip()
     birth, precision = parse_date(birth_text)
     if birth_text and precision == UNKNOWN and birth_text.strip("0/.- "):
@@ -221,24 +311,59 @@ def _player(parsed: ParsedFile, line: str, place: Place, cells) -> int:
     return rounds
 
 
-def _round_dates(parsed: ParsedFile, line: str, place: Place) -> None:
+def _round_date_texts(line: str, place: Place, round_texts: dict) -> None:
     rnd = 0
     while len(line) >= 92 + 10 * rnd:
         text = _field(line, 92 + 10 * rnd, 99 + 10 * rnd).strip()
         rnd += 1
-        if not text:
-            continue
-        date, precision = parse_date(text, two_digit_order="ymd")
+        if text:
+            round_texts[rnd] = (text, _at(place, 82 + 10 * rnd, 89 + 10 * rnd))
+
+
+def read_dates(parsed: ParsedFile, header_dates: dict, round_texts: dict) -> None:
+    """Start, end (042, 052) and round dates (132), with two-digit years read in one order for the file.
+
+    "10.09.13" is day first unless the file's other dates are written year first; the round dates
+    take the order that puts them inside the tournament's dates (Krause writes "11.25.02", YY.DD.MM).
+    What was read is told in the preview, as a wrong order would shift every date."""
+    texts = [text for text, _ in header_dates.values()] + [text for text, _ in round_texts.values()]
+    year_first = any(is_year_first(text) for text in texts)
+    short_header = [text for text, _ in header_dates.values() if has_two_digit_year(text)]
+    header_order = two_digit_order(short_header, year_first=year_first)
+    for code, (text, place) in header_dates.items():
+        date, precision = parse_date(text, two_digit_order=header_order)
+        if text and precision != "day":
+            parsed.warn(gettext_noop("the date '%(text)s' cannot be read"), place, "bad_date", text=text)
+        if code == "042":
+            parsed.start_date = date
+        else:
+            parsed.end_date = date
+    within = (parsed.start_date, parsed.end_date or parsed.start_date) if parsed.start_date else None
+    short_rounds = [text for text, _ in round_texts.values() if has_two_digit_year(text)]
+    round_order = two_digit_order(short_rounds, year_first=year_first, within=within)
+    for rnd, (text, place) in sorted(round_texts.items()):
+        date, precision = parse_date(text, two_digit_order=round_order)
         if precision != "day":
             parsed.warn(
                 gettext_noop("round %(round)s: the date '%(text)s' cannot be read"),
-                _at(place, 82 + 10 * rnd, 89 + 10 * rnd),
+                place,
                 "bad_date",
                 round=rnd,
                 text=text,
             )
             continue
         parsed.round_dates[rnd] = date
+    if short_header or short_rounds:
+        header = {"042": parsed.start_date, "052": parsed.end_date}
+        read = [f"{text} = {header[code]}" for code, (text, _) in header_dates.items() if header[code]]
+        read += [f"{text} = {parsed.round_dates[r]}" for r, (text, _) in round_texts.items() if r in parsed.round_dates]
+        parsed.note(
+            gettext_noop(
+                "The dates were read as: %(dates)s. Two-digit years can be read in more than one order: "
+                "check them before confirming."
+            ),
+            dates="; ".join(read),
+        )
 
 
 def _bye_record(parsed: ParsedFile, line: str, place: Place, byes) -> None:
