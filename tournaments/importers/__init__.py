@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from players.names import character_name, strip_invisible
-from tournaments.importers import chessresults, pgn, spreadsheets, trf
+from tournaments.importers import chessresults, html, pgn, spreadsheets, trf
 from tournaments.importers.base import ParsedFile, Place, ResultFileError, refusal
 from tournaments.importers.invisible import FILE_NAME, REMOVED, clean_parsed
 
-FORMATS = ("xlsx", "xls", "trf", "pgn")
+FORMATS = ("xlsx", "xls", "trf", "pgn", "html")
 _OTHER_TYPES = (
     (b"%PDF", gettext_noop("this is a PDF document, not a result file")),
     (b"\x89PNG", gettext_noop("this is a PNG image, not a result file")),
@@ -32,6 +32,8 @@ def sniff(data: bytes) -> str | None:
         return "xlsx"
     if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         return "xls"
+    if html.looks_like_html(data):
+        return "html"  # chess-results' "Excel" downloads are HTML inside, whatever their name
     text = trf.decode(data[:65536])
     if pgn.looks_like_pgn(text):
         return "pgn"
@@ -67,6 +69,8 @@ def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
         parsed = chessresults.parse(spreadsheets.read_xlsx(data, file_name), file_name, "xlsx")
     elif kind == "xls":
         parsed = chessresults.parse(spreadsheets.read_xls(data, file_name), file_name, "xls")
+    elif kind == "html":
+        parsed = html.read_html(data, file_name)
     elif kind == "pgn":
         parsed = pgn.parse(data, file_name, progress=progress)
     else:

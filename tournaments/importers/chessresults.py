@@ -48,8 +48,9 @@ ROUND_PATTERNS = (
 TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM", "NM", "WNM"}
 
 LABELS = (
-    ("chief_arbiter", r"chief arbiter|hauptschiedsrichter|главный судья|árbitro principal|arbitro principal"),
+    # Before the chief arbiter: "Deputy Chief Arbiter" contains "chief arbiter".
     ("deputy", r"deputy|stellvertret|заместитель|árbitro adjunto|arbitro adjunto|deputy chief arbiter"),
+    ("chief_arbiter", r"chief arbiter|hauptschiedsrichter|главный судья|árbitro principal|arbitro principal"),
     ("rounds", r"number of rounds|rundenanzahl|anzahl runden|количество туров|число туров|número de rodadas|rounds"),
     ("dates", r"^date|^dates|^datum|^дата|^data|^period|^zeitraum|^сроки"),
     ("city", r"^location|^ort|^место проведения|^local|^город|^city|^venue"),
