@@ -92,7 +92,7 @@ def _text(value) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return re.sub(r"\s+", " ", str(value)).strip()
+    return " ".join(str(value).split())  # str.split, not a regex: called for every cell of a crosstable
 
 
 def find_columns(values: list) -> dict:
@@ -420,7 +420,7 @@ def _cell(parsed: ParsedFile, value, place, rnd: int) -> Cell | None:
             parsed.error(gettext_noop("the number %(number)s is not a result"), place, "bad_cell", number=value)
             return None
         return Cell(None, None, code, place)
-    text = re.sub(r"\s+", "", str(value))
+    text = "".join(str(value).split())
     if not text:
         return None
     if text in ("+", "-"):

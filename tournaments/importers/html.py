@@ -57,7 +57,7 @@ def _document(data: bytes, file_name: str):
 
 
 def text_of(element) -> str:
-    return re.sub(r"\s+", " ", element.text_content()).strip()
+    return " ".join(element.text_content().split())
 
 
 def table_rows(table) -> list[list[str]]:
