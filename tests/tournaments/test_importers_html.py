@@ -235,3 +235,20 @@ def test_it_refuses_a_web_page_without_a_crosstable():
     with pytest.raises(Exception) as caught:
         read_result_file("news.xls", page)
     assert "has no table with a 'Name' column" in str(caught.value)
+
+
+def test_it_reads_a_page_in_its_own_charset_with_accented_and_cyrillic_names():
+    page = (
+        example(USSA)
+        .decode("utf-8")
+        .replace("Brander, Waylon", "Müller, Jörg")
+        .replace("Shoba, Lundi", "Šťastný, Ľuboš")
+    )
+    latin = page.replace("charset=utf-8", "charset=windows-1250").replace("charset=UTF-8", "charset=windows-1250")
+    parsed = read_result_file("ussa.xls", latin.encode("windows-1250"))
+    assert [(p.family_name, p.given_names) for p in parsed.players[:2]] == [("Müller", "Jörg"), ("Šťastný", "Ľuboš")]
+    cyrillic = page.replace("Masinga, Ayanda", "Иванов, Пётр")
+    for data in (cyrillic.encode("utf-8"), cyrillic.encode("utf-16")):
+        parsed = read_result_file("ussa.htm", data)
+        assert (parsed.player(3).family_name, parsed.player(3).given_names) == ("Иванов", "Пётр")
+        assert len(parsed.games) == 36

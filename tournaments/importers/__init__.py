@@ -47,12 +47,7 @@ def describe_unknown(data: bytes) -> str:
     for magic, msgid in _OTHER_TYPES:
         if data.startswith(magic):
             return msgid
-    head = data[:2048].lstrip().lower()
-    if head.startswith((b"<!doctype html", b"<html", b"<table")) or b"<html" in head:
-        return gettext_noop(
-            "this is a web page (HTML) saved with a spreadsheet's name; open it in your spreadsheet program "
-            "and save it as .xlsx"
-        )
+    # Web pages (HTML), whatever their name, are read: sniff finds them before this is asked.
     return gettext_noop("the content is not a result file this site reads (Excel .xlsx/.xls, FIDE TRF or PGN)")
 
 

@@ -35,12 +35,23 @@ NO_GAMES = gettext_noop(
 )
 
 
+def _utf16(data: bytes) -> bytes:
+    """A page saved as UTF-16 (some Windows programs do), as UTF-8; other bytes as they are."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            return data
+    return data
+
+
 def looks_like_html(data: bytes) -> bool:
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    return head.startswith(HTML_STARTS) and (b"<html" in head or b"<table" in head or b"<body" in head)
+    head = _utf16(data[:8192])[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith(HTML_STARTS) or b"<html" in head or b"<table" in head
 
 
 def _document(data: bytes, file_name: str):
+    data = _utf16(data)
     try:
         data.decode("utf-8")
         parser = lxml.html.HTMLParser(encoding="utf-8")
