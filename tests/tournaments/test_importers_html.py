@@ -252,3 +252,26 @@ def test_it_reads_a_page_in_its_own_charset_with_accented_and_cyrillic_names():
         parsed = read_result_file("ussa.htm", data)
         assert (parsed.player(3).family_name, parsed.player(3).given_names) == ("Иванов", "Пётр")
         assert len(parsed.games) == 36
+
+
+def test_it_reads_the_header_block_inside_the_table_of_an_excel_download():
+    # chess-results' old "Excel" export: one HTML table, the header lines in its first rows.
+    lines = [
+        ["Chess-Results Server Chess-results.com"],
+        ["Club Championship 2026"],
+        ["Chief Arbiter :", "IA Ivanova, Olga"],
+        ["Starting rank crosstable"],
+        ["No.", "Name", "Rtg", "1.Rd", "2.Rd", "3.Rd", "Pts."],
+        ["1", "Kovács, Péter", "2100", "4w1", "2b½", "3w1", "2,5"],
+        ["2", "Иванов, Пётр", "2000", "3b0", "1w½", "4b1", "1,5"],
+        ["3", "Smith, Anna", "1900", "2w1", "4b½", "1b0", "1,5"],
+        ["4", "Lee, Tom", "1800", "1b0", "3w½", "2w0", "0,5"],
+    ]
+    rows = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in line) + "</tr>" for line in lines)
+    data = f"<html><head><meta charset='utf-8'></head><body><table>{rows}</table></body></html>".encode()
+    parsed = read_result_file("club.xls", data)
+    assert (parsed.format, parsed.view, parsed.name) == ("html", "starting-rank crosstable", "Club Championship 2026")
+    assert parsed.chief_arbiter == "IA Ivanova, Olga"
+    assert not parsed.problems and len(parsed.games) == 6
+    assert [(p.family_name, p.given_names) for p in parsed.players[:2]] == [("Kovács", "Péter"), ("Иванов", "Пётр")]
+    assert earned(parsed) == {p.start_number: p.points for p in parsed.players}

@@ -160,6 +160,8 @@ def read_html(data: bytes, file_name: str) -> ParsedFile:
     # Header lines carry no row number: a row number names a row of the table (1 is its header).
     grid.rows = [(None, [line]) for line in header]
     first = next(i for i, values in enumerate(rows) if _is_crosstable([values]))
+    # chess-results' "Excel" download (HTML named .xls) has its header block in the table itself, one line a row.
+    grid.rows += [(None, values) for values in rows[:first]]
     table_header, body = rows[first], _player_rows(rows[first + 1 :])
     columns = roundrobin.opponent_columns(table_header, len(body))
     berger = columns is not None and roundrobin.is_round_robin(body, columns)
