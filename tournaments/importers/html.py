@@ -73,9 +73,11 @@ def text_of(element) -> str:
 
 def table_rows(table) -> list[list[str]]:
     """The rows of one table as texts, leaving out rows of tables nested in it; a cell spanning
-    several columns stands in all of them, so that the columns stay aligned with the header."""
+    several columns is followed by empty ones, so that the columns stay aligned with the header."""
     rows = []
-    for row in table.xpath(".//tr[ancestor::table[1] = $table]", table=table):
+    for row in table.iter("tr"):
+        if next(row.iterancestors("table"), None) is not table:
+            continue  # a row of a table nested in this one
         values: list[str] = []
         for cell in row:
             if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
@@ -87,10 +89,10 @@ def table_rows(table) -> list[list[str]]:
     return rows
 
 
-def tables(document) -> list[tuple[object, list[list[str]]]]:
+def tables(document, file_name: str) -> list[tuple[object, list[list[str]]]]:
     found = [(table, table_rows(table)) for table in document.iter("table")]
     if sum(len(rows) for _, rows in found) > MAX_ROWS or any(len(r) > MAX_COLUMNS for _, rows in found for r in rows):
-        raise refusal(TOO_LARGE, Place(""), "too_large")
+        raise refusal(TOO_LARGE, Place(file_name), "too_large")
     return found
 
 
@@ -144,7 +146,7 @@ def read_html(data: bytes, file_name: str) -> ParsedFile:
         parsed = chessresults.parse([grid], file_name, "html")
         parsed.view = parsed.view or "starting-rank crosstable"
         return parsed
-    found = next(((table, rows) for table, rows in tables(document) if _is_crosstable(rows)), None)
+    found = next(((table, rows) for table, rows in tables(document, file_name) if _is_crosstable(rows)), None)
     if found is None:
         raise refusal(
             gettext_noop(
