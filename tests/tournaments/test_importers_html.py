@@ -275,3 +275,16 @@ def test_it_reads_the_header_block_inside_the_table_of_an_excel_download():
     assert not parsed.problems and len(parsed.games) == 6
     assert [(p.family_name, p.given_names) for p in parsed.players[:2]] == [("Kovács", "Péter"), ("Иванов", "Пётр")]
     assert earned(parsed) == {p.start_number: p.points for p in parsed.players}
+
+
+def test_it_keeps_the_rows_of_a_layout_table_apart_from_the_tables_inside_it():
+    crosstable = (
+        "<table><tr><th>No.</th><th>Name</th><th>1.Rd</th><th>Pts.</th></tr>"
+        "<tr><td>1</td><td>Kovács, Péter</td><td>2w1</td><td>1</td></tr>"
+        "<tr><td>2</td><td>Lee, Tom</td><td>1b0</td><td>0</td></tr></table>"
+    )
+    details = "<table><tr><td>Chief Arbiter</td><td>IA Ivanova, Olga</td></tr></table>"
+    page = f"<html><body><h2>Cup</h2><table><tr><td>{details}</td><td>{crosstable}</td></tr></table></body></html>"
+    parsed = read_result_file("cup.html", page.encode())
+    assert (parsed.name, parsed.chief_arbiter, len(parsed.players)) == ("Cup", "IA Ivanova, Olga", 2)
+    assert [(g.white, g.black, g.result) for g in parsed.games] == [(1, 2, "1-0")]
