@@ -217,6 +217,7 @@ class Upload(models.Model):
         XLS = "xls", "Excel 97–2003 (xls)"
         TRF = "trf", "FIDE TRF"
         PGN = "pgn", "PGN"
+        HTML = "html", "HTML (chess-results, Vega)"
 
     file = models.FileField(_("file"), storage=private_storage, upload_to="uploads/%Y/%m/")
     original_name = models.CharField(_("file name"), max_length=255)

@@ -288,3 +288,19 @@ def test_it_keeps_the_rows_of_a_layout_table_apart_from_the_tables_inside_it():
     parsed = read_result_file("cup.html", page.encode())
     assert (parsed.name, parsed.chief_arbiter, len(parsed.players)) == ("Cup", "IA Ivanova, Olga", 2)
     assert [(g.white, g.black, g.result) for g in parsed.games] == [(1, 2, "1-0")]
+
+
+@pytest.mark.django_db
+def test_it_stores_an_uploaded_page_as_html_with_its_preview(django_user_model):
+    from django.contrib.auth.models import Group
+
+    from tournaments import services
+    from tournaments.models import Upload
+
+    arbiter = django_user_model.objects.create_user("arbiter", password="x")
+    arbiter.groups.add(Group.objects.get(name="Arbiters"))
+    upload = services.upload_create(user=arbiter, file_name="vega-crosstable.xls", data=example(VEGA))
+    upload.full_clean()  # "html" is one of the formats an upload may have
+    assert Upload.objects.get(pk=upload.pk).format == "html"
+    assert upload.preview["file"]["name"] == "2025 Hobsons Bay Chess Club Best in The West"
+    assert len(upload.preview["file"]["players"]) == 106
