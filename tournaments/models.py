@@ -221,6 +221,7 @@ class Upload(models.Model):
         TURX = "turx", "Swiss-Manager round robin (TURX)"
         TUMX = "tumx", "Swiss-Manager team (TUMX)"
         SP = "sp", "Swiss Perfect"
+        HTML = "html", "HTML (chess-results, Vega)"
 
     file = models.FileField(_("file"), storage=private_storage, upload_to="uploads/%Y/%m/")
     original_name = models.CharField(_("file name"), max_length=255)

@@ -10,11 +10,20 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from players.names import character_name, strip_invisible
-from tournaments.importers import chessresults, pgn, spreadsheets, swissmanager, swissperfect, swissperfect_native, trf
+from tournaments.importers import (
+    chessresults,
+    html,
+    pgn,
+    spreadsheets,
+    swissmanager,
+    swissperfect,
+    swissperfect_native,
+    trf,
+)
 from tournaments.importers.base import ParsedFile, Place, ResultFileError, refusal
 from tournaments.importers.invisible import FILE_NAME, REMOVED, clean_parsed
 
-FORMATS = ("xlsx", "xls", "trf", "pgn", "tunx", "turx", "tumx", "sp")
+FORMATS = ("xlsx", "xls", "trf", "pgn", "tunx", "turx", "tumx", "sp", "html")
 _OTHER_TYPES = (
     (b"%PDF", gettext_noop("this is a PDF document, not a result file")),
     (b"\x89PNG", gettext_noop("this is a PNG image, not a result file")),
@@ -34,6 +43,8 @@ def sniff(data: bytes) -> str | None:
         return "xls"
     if swissmanager.looks_like_swissmanager(data):
         return "swissmanager"
+    if html.looks_like_html(data):
+        return "html"  # chess-results' "Excel" downloads are HTML inside, whatever their name
     text = trf.decode(data[:65536])
     if pgn.looks_like_pgn(text):
         return "pgn"
@@ -49,12 +60,7 @@ def describe_unknown(data: bytes) -> str:
     for magic, msgid in _OTHER_TYPES:
         if data.startswith(magic):
             return msgid
-    head = data[:2048].lstrip().lower()
-    if head.startswith((b"<!doctype html", b"<html", b"<table")) or b"<html" in head:
-        return gettext_noop(
-            "this is a web page (HTML) saved with a spreadsheet's name; open it in your spreadsheet program "
-            "and save it as .xlsx"
-        )
+    # Web pages (HTML), whatever their name, are read: sniff finds them before this is asked.
     return gettext_noop("the content is not a result file this site reads (Excel .xlsx/.xls, FIDE TRF or PGN)")
 
 
@@ -73,6 +79,8 @@ def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
         parsed = chessresults.parse(spreadsheets.read_xls(data, file_name), file_name, "xls")
     elif kind == "swissmanager":
         parsed = swissmanager.parse(data, file_name)
+    elif kind == "html":
+        parsed = html.read_html(data, file_name)
     elif kind == "pgn":
         parsed = pgn.parse(data, file_name, progress=progress)
     elif kind == "sp":

@@ -51,8 +51,9 @@ ROUND_PATTERNS = (
 TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM", "NM", "WNM"}
 
 LABELS = (
-    ("chief_arbiter", r"chief arbiter|hauptschiedsrichter|главный судья|árbitro principal|arbitro principal"),
+    # Before the chief arbiter: "Deputy Chief Arbiter" contains "chief arbiter".
     ("deputy", r"deputy|stellvertret|заместитель|árbitro adjunto|arbitro adjunto|deputy chief arbiter"),
+    ("chief_arbiter", r"chief arbiter|hauptschiedsrichter|главный судья|árbitro principal|arbitro principal"),
     ("rounds", r"number of rounds|rundenanzahl|anzahl runden|количество туров|число туров|número de rodadas|rounds"),
     ("dates", r"^date|^dates|^datum|^дата|^data|^period|^zeitraum|^сроки"),
     ("city", r"^location|^ort|^место проведения|^local|^город|^city|^venue"),
@@ -94,7 +95,7 @@ def _text(value) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return re.sub(r"\s+", " ", str(value)).strip()
+    return " ".join(str(value).split())  # str.split, not a regex: called for every cell of a crosstable
 
 
 def find_columns(values: list) -> dict:
@@ -429,7 +430,7 @@ def _cell(parsed: ParsedFile, value, place, rnd: int) -> Cell | None:
             parsed.error(gettext_noop("the number %(number)s is not a result"), place, "bad_cell", number=value)
             return None
         return Cell(None, None, code, place)
-    text = re.sub(r"\s+", "", str(value))
+    text = "".join(str(value).split())
     if not text:
         return None
     if text in ("+", "-"):

@@ -1,0 +1,219 @@
+"""HTML crosstables: chess-results pages saved from a browser, its "Excel" downloads that are HTML
+inside, and Vega's crosstable pages.
+
+The page is parsed with lxml (a real HTML parser: saved pages are rarely well-formed) and turned
+into the same rows of cells a spreadsheet gives, so that one reader (chessresults.parse) knows the
+headers and the cell grammar for Excel and HTML alike. Vega writes its cells differently: vega.py
+rewrites them into that grammar first.
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+import lxml.html
+from django.utils.translation import gettext_noop
+
+from tournaments.importers import chessresults, roundrobin, vega
+from tournaments.importers.base import PLAYER_LIST, WARNING, ParsedFile, Place, Problem, Text, refusal
+from tournaments.importers.spreadsheets import MAX_COLUMNS, MAX_ROWS, TOO_LARGE, Grid
+
+HTML_STARTS = (b"<!doctype html", b"<html", b"<table", b"<?xml", b"<head", b"<meta", b"<body", b"<!--")
+# The page's title lines: the tournament's name, then the view ("Starting rank crosstable").
+TITLE_TAGS = ("h1", "h2")
+BERGER = gettext_noop(
+    "a round-robin crosstable shows no rounds or colours: they are taken from the FIDE Berger tables by start number"
+)
+UNPLAYED = gettext_noop(
+    "%(count)s games of round %(rounds)s are paired but have no result yet: they are left out, not counted as "
+    "losses; import the page again when the results are in, or confirm the earlier rounds only"
+)
+NO_GAMES = gettext_noop(
+    "this page is chess-results' %(view)s: it holds no games, so it is read as a list of players only; "
+    "to import the results, save the 'Starting rank crosstable' page (or the 'Final Ranking crosstable') instead"
+)
+
+
+def _utf16(data: bytes) -> bytes:
+    """A page saved as UTF-16 (some Windows programs do), as UTF-8; other bytes as they are."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            return data
+    return data
+
+
+def looks_like_html(data: bytes) -> bool:
+    head = _utf16(data[:8192])[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith(HTML_STARTS) or b"<html" in head or b"<table" in head
+
+
+def _document(data: bytes, file_name: str):
+    data = _utf16(data)
+    try:
+        data.decode("utf-8")
+        parser = lxml.html.HTMLParser(encoding="utf-8")
+    except UnicodeDecodeError:
+        parser = lxml.html.HTMLParser()  # the page's own <meta charset>, else Latin-1
+    try:
+        document = lxml.html.document_fromstring(data, parser=parser)
+    except (lxml.etree.ParserError, ValueError):
+        raise refusal(gettext_noop("the web page (HTML) cannot be read"), Place(file_name), "damaged") from None
+    # Scripts and styles hold no result text, and comments are not shown by a browser either.
+    for element in document.xpath("//script|//style|//noscript|//comment()"):
+        element.drop_tree()
+    return document
+
+
+def text_of(element) -> str:
+    return " ".join(element.text_content().split())
+
+
+def table_rows(table) -> list[list[str]]:
+    """The rows of one table as texts, leaving out rows of tables nested in it; a cell spanning
+    several columns is followed by empty ones, so that the columns stay aligned with the header."""
+    rows = []
+    for row in table.iter("tr"):
+        if next(row.iterancestors("table"), None) is not table:
+            continue  # a row of a table nested in this one
+        values: list[str] = []
+        for cell in row:
+            if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
+                continue
+            span = cell.get("colspan", "1")
+            span = min(int(span), MAX_COLUMNS) if span.isdigit() and int(span) > 0 else 1
+            values.extend([text_of(cell)] + [""] * (span - 1))
+        rows.append(values)
+    return rows
+
+
+def tables(document, file_name: str) -> list[tuple[object, list[list[str]]]]:
+    found = [(table, table_rows(table)) for table in document.iter("table")]
+    if sum(len(rows) for _, rows in found) > MAX_ROWS or any(len(r) > MAX_COLUMNS for _, rows in found for r in rows):
+        raise refusal(TOO_LARGE, Place(file_name), "too_large")
+    return found
+
+
+def _is_crosstable(rows: list[list[str]]) -> bool:
+    for values in rows[:60]:
+        columns = chessresults.find_columns(values)
+        if "name" in columns and ({"rank", "start", "rating", "points", "fide_id", "federation"} & set(columns)):
+            return True
+    return False
+
+
+def _header_lines(document, data_table) -> tuple[str, list[str]]:
+    """The tournament's name (the first title that is not a view's name), then the other titles
+    and the "Label: value" rows of the details table, in that order.
+
+    Only rows with a label are taken: the navigation rows list the names of every other view
+    ("Final Ranking crosstable after 9 Rounds, Starting rank crosstable") and would be taken for
+    this page's view. The name is kept apart: a name may hold a colon ("Championships: Open").
+    """
+    name, lines = "", []
+    for heading in document.iter(*TITLE_TAGS):
+        text = text_of(heading)
+        if not text:
+            continue
+        is_view = any(re.search(pattern, text.lower()) for _, pattern in chessresults.VIEWS)
+        if name or is_view:
+            lines.append(text)
+        else:
+            name = text
+    for _, rows in tables_before(document, data_table):
+        for values in rows:
+            texts = [v for v in values if v]
+            if len(values) >= 2 and values[0] and values[1] and len(texts) == 2:
+                lines.append(f"{values[0].rstrip(':')}: {values[1]}")
+    return name, lines
+
+
+def tables_before(document, data_table):
+    for table in document.iter("table"):
+        if table is data_table:
+            return
+        if table.xpath(".//table"):
+            continue  # a layout table around others: its rows are theirs
+        yield table, table_rows(table)
+
+
+def read_html(data: bytes, file_name: str) -> ParsedFile:
+    document = _document(data, file_name)
+    if vega.is_vega(document):
+        grid = vega.grid(document, file_name)
+        parsed = chessresults.parse([grid], file_name, "html")
+        parsed.view = parsed.view or "starting-rank crosstable"
+        return parsed
+    found = next(((table, rows) for table, rows in tables(document, file_name) if _is_crosstable(rows)), None)
+    if found is None:
+        raise refusal(
+            gettext_noop(
+                "this web page (HTML) has no table with a 'Name' column and a rank, number, rating, points or "
+                "round column; save the crosstable page of chess-results or Vega"
+            ),
+            Place(file_name),
+            "no_table",
+        )
+    table, rows = found
+    grid = Grid(file_name, None)
+    name, header = _header_lines(document, table)
+    # Header lines carry no row number: a row number names a row of the table (1 is its header).
+    grid.rows = [(None, [line]) for line in header]
+    first = next(i for i, values in enumerate(rows) if _is_crosstable([values]))
+    # chess-results' "Excel" download (HTML named .xls) has its header block in the table itself, one line a row.
+    grid.rows += [(None, values) for values in rows[:first]]
+    table_header, body = rows[first], _player_rows(rows[first + 1 :])
+    columns = roundrobin.opponent_columns(table_header, len(body))
+    berger = columns is not None and roundrobin.is_round_robin(body, columns)
+    if berger:
+        starts = _starts(table_header, body)
+        table_header, body = roundrobin.to_rounds(table_header, body, columns, starts)
+    grid.rows += [(number, values) for number, values in enumerate([table_header, *body], start=1)]
+    parsed = chessresults.parse([grid], file_name, "html")
+    if name:
+        parsed.name, parsed.places["name"] = name, Place(file_name)
+    if berger:
+        parsed.note(BERGER)
+    _summarise_unfinished(parsed)
+    if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
+        parsed.warn(NO_GAMES, Place(file_name), "no_games", view=parsed.details.get("view title") or parsed.view)
+    return parsed
+
+
+def _summarise_unfinished(parsed: ParsedFile) -> None:
+    """A round paired without results yet: one warning that says what happens, before the games."""
+    unfinished = [p for p in parsed.problems if p.code == "unfinished"]
+    if not unfinished:
+        return
+    rounds = sorted({dict(p.place.detail.params)["round"] for p in unfinished if isinstance(p.place.detail, Text)})
+    summary = Problem.of(
+        WARNING,
+        UNPLAYED,
+        Place(parsed.file_name),
+        "unplayed_rounds",
+        count=len(unfinished),
+        rounds=", ".join(str(r) for r in rounds),
+    )
+    parsed.problems.insert(parsed.problems.index(unfinished[0]), summary)
+
+
+def _player_rows(rows: list[list[str]]) -> list[list[str]]:
+    """The rows up to the first one without a name (the notes under the table)."""
+    players = []
+    for values in rows:
+        if not any(values):
+            if players:
+                break
+            continue
+        players.append(values)
+    return players
+
+
+def _starts(header: list[str], body: list[list[str]]) -> list[int] | None:
+    index = chessresults.find_columns(header).get("start")
+    if index is None:
+        return None
+    starts = [row[index] if index < len(row) else "" for row in body]
+    return [int(s) for s in starts] if all(s.isdigit() for s in starts) else None
