@@ -561,3 +561,22 @@ class ComputerLevel(models.Model):
         problems = self.strength().problems()
         if problems:
             raise ValidationError([p[0].upper() + p[1:] + "." for p in problems])
+
+
+class CalibrationGame(models.Model):
+    """One engine-against-engine game of a calibration run (manage.py play_calibrate), played by
+    the engine worker: the command writes the run's games, queues one task per game on the
+    "engine" queue and reads the results back (Celery keeps no results here). Not a MobileGame:
+    never shown, never rated."""
+
+    run = models.UUIDField(db_index=True)
+    white = models.ForeignKey(ComputerLevel, models.CASCADE, related_name="+")
+    black = models.ForeignKey(ComputerLevel, models.CASCADE, related_name="+")
+    opening = models.CharField(max_length=60, blank=True)
+    max_plies = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=7, blank=True)  # "1-0", "0-1", "1/2-1/2"; empty until played
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"calibration {self.run}: level {self.white_id} - level {self.black_id} {self.result or '*'}"
