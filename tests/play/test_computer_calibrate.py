@@ -138,3 +138,10 @@ def test_it_refuses_a_wait_that_is_not_positive(ladder):
     with pytest.raises(CommandError, match="--wait must be a positive number of seconds"):
         call_command("play_calibrate", "--queue", "--levels", "1,2", "--wait", "0", stdout=io.StringIO())
     assert not CalibrationGame.objects.exists()
+
+
+def test_it_routes_calibration_games_to_the_engine_queue():
+    from federation.celery import app
+
+    for task in ("play.tasks.calibration_game", "play.tasks.engine_move"):
+        assert app.amqp.router.route({}, task, args=(1,), kwargs={})["queue"].name == "engine"
