@@ -89,14 +89,15 @@ def test_it_plays_the_move_once_when_the_whole_worker_dies_mid_move(worker_facto
 def test_it_plays_a_calibration_run_on_a_real_worker(worker_factory):
     # The engine queue is "engine" in production (checked in tests/play); here the calibration
     # task goes to this test's own queue, so that no other worker can take it.
+    from celery.app.routes import MapRoute
+
     from federation.celery import app
     from play.models import CalibrationGame
 
     computer.levels_ensure()
     worker = worker_factory()
-    routes = app.conf.task_routes
-    app.conf.task_routes = {"play.tasks.calibration_game": {"queue": worker.queue}}
-    app.amqp.flush_routes()  # Celery keeps the routes it read
+    # Ahead of the settings' routes in the router Celery built and keeps (app.amqp.router).
+    app.amqp.router.routes.insert(0, MapRoute({"play.tasks.calibration_game": {"queue": worker.queue}}))
     out = io.StringIO()
     try:
         call_command(
@@ -104,8 +105,7 @@ def test_it_plays_a_calibration_run_on_a_real_worker(worker_factory):
             stdout=out,
         )  # fmt: skip
     finally:
-        app.conf.task_routes = routes
-        app.amqp.flush_routes()
+        app.amqp.router.routes.pop(0)
     text = out.getvalue()
     assert "2 games queued on the engine queue" in text and "level 1 against level 2: " in text
     assert "| 1 | Beginner | 0 |" in text
