@@ -185,12 +185,18 @@ def main(argv=None) -> int:
     import django
 
     django.setup()
-    from benchmarks.play_common import players
+    from benchmarks.play_common import players, reset
+    from federation.celery import app
     from play.computer import services as computer
     from play.models import THINK_SECONDS, ComputerLevel
     from ratings.models import RatingChange
     from tournaments.models import Game
 
+    # No game or queued computer move left from an earlier run (its people would have a game in
+    # progress with each level). The cascade empties the rating changes too: the warm-up re-rates.
+    reset()
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_delete("engine")
     computer.levels_ensure()
     if args.think == "min":
         ComputerLevel.objects.filter(active=True).update(think_seconds=THINK_SECONDS[0])
