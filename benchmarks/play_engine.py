@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import sys
 
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fens = positions(args.positions, args.seed)
     engine = Engine(EngineConfig(path=args.path, timeout=10))
+    load_before = os.getloadavg()
     try:
         name = engine.describe().name
         print(f"Engine reply time, engine only ({name}, {len(fens)} positions, one process reused)\n")
@@ -70,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             )
     finally:
         engine.close()
+    # The machine is shared: a busy minute shows in the weak levels' times (a search of a few ms).
+    pairs = zip(load_before, os.getloadavg(), strict=True)
+    loads = " / ".join(f"{before:.2f} -> {after:.2f}" for before, after in pairs)
+    print(f"\nLoad average (1 / 5 / 15 min) before -> after, {os.cpu_count()} cores shared: {loads}")
     return 0
 
 

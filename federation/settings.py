@@ -223,7 +223,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # The computers' moves have their own queue and worker (`make engine-worker`), so a rating run is
 # never delayed by a game and a game never waits behind a rating run.
-CELERY_TASK_ROUTES = {"play.tasks.engine_move": {"queue": "engine"}}
+CELERY_TASK_ROUTES = {"play.tasks.engine_move": {"queue": "engine"}, "play.tasks.calibration_game": {"queue": "engine"}}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

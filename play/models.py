@@ -10,15 +10,12 @@ rules change shape (`RULES_VERSION`), snapshots are rebuilt from the record inst
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 DEFAULT_CONTROL = "10800/30+1200/10"
-# A computer's think time (issue 17): a few seconds so it feels like a game, never over a minute.
-THINK_SECONDS = (3, 60)
 
 
 class Color(models.TextChoices):
@@ -475,95 +472,6 @@ class Enquiry(models.Model):
         return f"enquiry to {self.player} by {self.deadline:%Y-%m-%d %H:%M}"
 
 
-class ComputerLevel(models.Model):
-    """A computer opponent (spec, Mchess: "players of kind computer whose initial rating is 1000"):
-    one named strength of the engine, played by its own Player of kind computer. Its engine
-    settings never change: a revised level is a new row with a new player (the old one retired,
-    active False), so a rating always belongs to one fixed strength, and a game in progress keeps
-    the settings it began with."""
-
-    number = models.PositiveSmallIntegerField(_("level"))
-    name = models.CharField(_("name"), max_length=80)
-    skill = models.PositiveSmallIntegerField(
-        _("Skill Level (0-20)"), null=True, blank=True, validators=[MaxValueValidator(20)]
-    )
-    elo = models.PositiveIntegerField(
-        _("UCI_Elo"),
-        null=True,
-        blank=True,
-        help_text=_("Strength limited to this Elo (clamped to what the engine accepts); leave empty for none."),
-    )
-    depth = models.PositiveSmallIntegerField(_("depth limit"), null=True, blank=True, validators=[MinValueValidator(1)])
-    nodes = models.PositiveIntegerField(_("nodes limit"), null=True, blank=True, validators=[MinValueValidator(1)])
-    movetime_ms = models.PositiveIntegerField(
-        _("move time limit, ms"), null=True, blank=True, validators=[MinValueValidator(1)]
-    )
-    think_seconds = models.PositiveSmallIntegerField(
-        _("think time, seconds"),
-        default=5,
-        validators=[MinValueValidator(THINK_SECONDS[0]), MaxValueValidator(THINK_SECONDS[1])],
-        help_text=_("How long the computer waits before its move is sent, so it feels like a game."),
-    )
-    # Made when the level first plays (play.computer.services.level_player), not with the level:
-    # a ladder nobody has played adds no players to lists, searches and counts.
-    player = models.OneToOneField(
-        "players.Player",
-        models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="computer_level",
-        editable=False,
-        verbose_name=_("player"),
-    )
-    active = models.BooleanField(_("offered to players"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    retired_at = models.DateTimeField(null=True, blank=True, editable=False)
-
-    ENGINE_FIELDS = ("skill", "elo", "depth", "nodes", "movetime_ms")
-
-    class Meta:
-        ordering = ("number", "-active", "-pk")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["number"], condition=Q(active=True), name="play_one_active_level_per_number"
-            ),
-            models.CheckConstraint(
-                condition=Q(think_seconds__gte=THINK_SECONDS[0], think_seconds__lte=THINK_SECONDS[1]),
-                name="play_level_think_time",
-            ),
-            models.CheckConstraint(
-                condition=Q(depth__isnull=False) | Q(nodes__isnull=False) | Q(movetime_ms__isnull=False),
-                name="play_level_search_limited",
-            ),
-        ]
-        verbose_name = _("computer level")
-        verbose_name_plural = _("computer levels")
-
-    def __str__(self) -> str:
-        return f"{self.number}. {self.name}"
-
-    def strength(self):
-        from play.computer.engine import Strength
-
-        return Strength(
-            skill=self.skill,
-            elo=self.elo,
-            depth=self.depth,
-            nodes=self.nodes,
-            movetime=self.movetime_ms / 1000 if self.movetime_ms else None,
-        )
-
-    def engine_settings(self) -> dict:
-        return {name: getattr(self, name) for name in self.ENGINE_FIELDS}
-
-    def clean(self):
-        from django.core.exceptions import ValidationError
-
-        problems = self.strength().problems()
-        if problems:
-            raise ValidationError([p[0].upper() + p[1:] + "." for p in problems])
-
-
 class Leave(models.Model):
     """A player's leave in an event (beyond the draft, as ICCF and chess.com offer it): he asks
     for whole UTC days, at most the event's `leave_days` in all; the TD grants or refuses it on
@@ -598,3 +506,8 @@ class Leave(models.Model):
     @property
     def days(self) -> int:
         return (self.last_day - self.first_day).days + 1
+
+
+# The computer opponents' tables live with their code (play/computer/models.py); imported here so
+# Django finds them as the play app's models.
+from play.computer.models import THINK_SECONDS, CalibrationGame, ComputerLevel  # noqa: E402, F401

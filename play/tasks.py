@@ -7,6 +7,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from play import digest, outbox, services, telegram
+from play.computer import calibration
 from play.computer import services as computer
 from play.computer.engine import EngineFailed
 
@@ -57,3 +58,12 @@ def engine_move(game_id: int, ply: int) -> str:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def sweep_computer_moves() -> int:
     return computer.computer_moves_sweep()
+
+
+@shared_task(
+    autoretry_for=(*TRANSIENT, EngineFailed), retry_backoff=True, retry_backoff_max=30, max_retries=5, acks_late=True
+)
+def calibration_game(game_id: int) -> str:
+    """One game of a calibration run (routed to the "engine" queue, so it waits behind the people's
+    games there and never beside a rating run). A second delivery finds the result stored."""
+    return calibration.calibration_game_play(game_id=game_id)

@@ -4,12 +4,14 @@ exactly once."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import time
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
@@ -82,3 +84,29 @@ def test_it_plays_the_move_once_when_the_whole_worker_dies_mid_move(worker_facto
     time.sleep(2)
     game.refresh_from_db()
     assert game.plies == 1 and moves_of_computer(game).count() == 1
+
+
+def test_it_plays_a_calibration_run_on_a_real_worker(worker_factory):
+    # The engine queue is "engine" in production (checked in tests/play); here the calibration
+    # task goes to this test's own queue, so that no other worker can take it.
+    from celery.app.routes import MapRoute
+
+    from federation.celery import app
+    from play.models import CalibrationGame
+
+    computer.levels_ensure()
+    worker = worker_factory()
+    # Ahead of the settings' routes in the router Celery built and keeps (app.amqp.router).
+    app.amqp.router.routes.insert(0, MapRoute({"play.tasks.calibration_game": {"queue": worker.queue}}))
+    out = io.StringIO()
+    try:
+        call_command(
+            "play_calibrate", "--queue", "--levels", "1,2", "--games", "2", "--max-plies", "8", "--wait", "120",
+            stdout=out,
+        )  # fmt: skip
+    finally:
+        app.amqp.router.routes.pop(0)
+    text = out.getvalue()
+    assert "2 games queued on the engine queue" in text and "level 1 against level 2: " in text
+    assert "| 1 | Beginner | 0 |" in text
+    assert CalibrationGame.objects.exclude(result="").count() == 2
