@@ -3,52 +3,31 @@ socket (tests/fakes/telegram_api.py); Updates are posted, with the secret token 
 Django's test client to /play/hooks/telegram/, and handled by the Celery task (run eagerly)."""
 
 import datetime
-import io
 import json
 import logging
 
 import pytest
 from django.utils import timezone
 
-from federation.celery import app
-from play import outbox, services
+from play import outbox
 from play.models import ChannelAddress, Transmission
-from tests.fakes.telegram_api import FakeTelegram
-from tests.players.factories import PlayerFactory
-
-SECRET = "tg-webhook-secret_1"
-URL = "/play/hooks/telegram/"
-WHITE_CHAT, BLACK_CHAT = 111222333, 444555666
+from tests.play import telegram_setup
+from tests.play.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
 
 
 @pytest.fixture(autouse=True)
 def _telegram_settings(settings):
-    settings.PLAY_CONSOLE_STREAM = io.StringIO()
-    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "telegram": "play.telegram.TelegramBot"}
-    # The webhook queues a task; run it inline even when the suite runs with a broker.
-    eager, propagates = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = eager, propagates
+    yield from telegram_setup.bot_settings(settings)
 
 
 @pytest.fixture
 def api(settings):
-    fake = FakeTelegram().start()
-    settings.TELEGRAM_API_URL = fake.base_url
-    settings.TELEGRAM_BOT_TOKEN = fake.token
-    yield fake
-    fake.stop()
+    yield from telegram_setup.fake_api(settings)
 
 
 @pytest.fixture
 def game(db):
-    white, black = PlayerFactory(), PlayerFactory()
-    now = timezone.now()
-    for player, chat in ((white, WHITE_CHAT), (black, BLACK_CHAT)):
-        ChannelAddress.objects.create(player=player, channel="telegram", address=str(chat), verified_at=now)
-    return services.game_create(white=white, black=black, start=now - datetime.timedelta(hours=1))
+    return telegram_setup.telegram_game()
 
 
 def update(text: str | None, chat: int = WHITE_CHAT, update_id: int = 1, at: datetime.datetime | None = None) -> dict:

@@ -13,16 +13,13 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from PIL import Image
 
-from federation.celery import app
 from play import board_png, outbox, services
-from play.models import ChannelAddress, MobileGame, Transmission
+from play.models import MobileGame, Transmission
 from play.telegram import TelegramBot
-from tests.fakes.telegram_api import FakeTelegram
+from tests.play import telegram_setup
+from tests.play.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
 from tests.players.factories import PlayerFactory
 
-SECRET = "tg-webhook-secret_1"
-URL = "/play/hooks/telegram/"
-WHITE_CHAT, BLACK_CHAT = 111222333, 444555666
 HOOK = "https://chess.example.org/play/hooks/telegram/"
 
 _update_ids = itertools.count(1000)
@@ -30,35 +27,17 @@ _update_ids = itertools.count(1000)
 
 @pytest.fixture(autouse=True)
 def _telegram_settings(settings):
-    settings.PLAY_CONSOLE_STREAM = io.StringIO()
-    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "telegram": "play.telegram.TelegramBot"}
-    eager, propagates = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = eager, propagates
+    yield from telegram_setup.bot_settings(settings)
 
 
 @pytest.fixture
 def api(settings):
-    fake = FakeTelegram().start()
-    settings.TELEGRAM_API_URL = fake.base_url
-    settings.TELEGRAM_BOT_TOKEN = fake.token
-    yield fake
-    fake.stop()
+    yield from telegram_setup.fake_api(settings)
 
 
 @pytest.fixture
 def game(db):
-    white, black = PlayerFactory(), PlayerFactory()
-    now = timezone.now()
-    for player, chat in ((white, WHITE_CHAT), (black, BLACK_CHAT)):
-        ChannelAddress.objects.create(player=player, channel="telegram", address=str(chat), verified_at=now)
-    game = services.game_create(white=white, black=black, start=now - datetime.timedelta(hours=1))
-    # Both play by Telegram (a player's channel is the one he last used: here, from the start).
-    MobileGame.objects.filter(pk=game.pk).update(white_channel="telegram", black_channel="telegram")
-    game.refresh_from_db()
-    return game
+    return telegram_setup.telegram_game()
 
 
 def text_update(text: str, chat: int = WHITE_CHAT) -> dict:
