@@ -70,7 +70,7 @@ def list_rating(page, name: str) -> str:
     return cell.removesuffix("*")  # the provisional mark, if any
 
 
-def test_a_phone_plays_the_weakest_level_to_the_end_and_sees_the_ratings(browser, live_server, player):
+def test_it_lets_a_phone_play_the_weakest_level_to_the_end_and_see_both_ratings(browser, live_server, player):
     context = browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(30_000)
