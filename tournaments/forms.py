@@ -17,8 +17,10 @@ class UploadForm(forms.Form):
     file = forms.FileField(
         label=_("Result file"),
         help_text=_(
-            "An export of your pairing program: chess-results / Swiss-Manager crosstable or starting-rank list "
-            "(.xlsx or .xls), a FIDE TRF file, or the games as PGN."
+            "A file of your pairing program as it is: a Swiss-Manager tournament (.TUNX, .TURX, .TUMX), a "
+            "chess-results or Swiss-Manager crosstable or starting-rank list (.xlsx, .xls, or the page saved as "
+            ".html), a Vega crosstable page, a Swiss Perfect export (.txt) or its three files zipped, a FIDE TRF or "
+            "Krause file, or the games as PGN."
         ),
     )
 

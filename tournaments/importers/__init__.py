@@ -61,7 +61,10 @@ def describe_unknown(data: bytes) -> str:
         if data.startswith(magic):
             return msgid
     # Web pages (HTML), whatever their name, are read: sniff finds them before this is asked.
-    return gettext_noop("the content is not a result file this site reads (Excel .xlsx/.xls, FIDE TRF or PGN)")
+    return gettext_noop(
+        "the content is not a result file this site reads (Swiss-Manager, chess-results or Vega as Excel or "
+        "HTML, Swiss Perfect, FIDE TRF or Krause, PGN)"
+    )
 
 
 def read_result_file(file_name: str, data: bytes, progress=None) -> ParsedFile:
