@@ -43,6 +43,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from benchmarks import pipeline
 from benchmarks.pipeline import ROOT
 from benchmarks.play_common import RESULTS, machine_line, open_games, percentile, players, purge_queue, reset, setup
 
@@ -117,37 +118,6 @@ def start_gunicorn(env: dict, port: int, workers: int, log_path: Path) -> subpro
         if server.poll() is not None:
             raise SystemExit(f"gunicorn did not start (see {log_path})")
     raise SystemExit("gunicorn did not answer within 30 s")
-
-
-def start_worker(env: dict, concurrency: int, log_path: Path) -> subprocess.Popen:
-    from benchmarks.pipeline import wait_for_worker
-
-    log = open(log_path, "wb")  # noqa: SIM115 - closed after the worker stops
-    worker = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "federation",
-            "worker",
-            f"--concurrency={concurrency}",
-            "-Q",
-            env["CELERY_TASK_DEFAULT_QUEUE"],
-            "--loglevel=WARNING",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    worker.log = log
-    wait_for_worker(worker, log_path)
-    return worker
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -365,7 +335,9 @@ def main(argv=None) -> int:
     make_games(count)
     made = time.perf_counter() - made
 
-    worker = start_worker(env, args.concurrency, RESULTS / "channels-worker.log")
+    log_path = RESULTS / "channels-worker.log"
+    worker = pipeline.start_worker(env, log_path, env["CELERY_TASK_DEFAULT_QUEUE"], concurrency=args.concurrency)
+    pipeline.wait_for_worker(worker, log_path)
     results = []
     try:
         if not args.skip_webhooks:

@@ -84,8 +84,10 @@ def tournament_file(seed: int, players: int, rounds: int, *, start: datetime.dat
     return "\n".join(lines).encode()
 
 
-def start_worker(env: dict, log_path: Path, queue: str, loglevel: str = "WARNING") -> subprocess.Popen:
-    """A Celery worker as `make worker` runs it (prefork, one child), on a queue of its own."""
+def start_worker(
+    env: dict, log_path: Path, queue: str, loglevel: str = "WARNING", concurrency: int = 1
+) -> subprocess.Popen:
+    """A Celery worker as `make worker` runs it (prefork, one child unless told), on a queue of its own."""
     log = open(log_path, "wb")  # noqa: SIM115 - closed by stop_worker
     worker = subprocess.Popen(  # noqa: S603
         [
@@ -95,7 +97,7 @@ def start_worker(env: dict, log_path: Path, queue: str, loglevel: str = "WARNING
             "-A",
             "federation",
             "worker",
-            "--concurrency=1",
+            f"--concurrency={concurrency}",
             "-Q",
             queue,
             f"--loglevel={loglevel}",

@@ -22,11 +22,10 @@ import multiprocessing
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 
-from benchmarks.pipeline import ROOT
+from benchmarks import pipeline
 from benchmarks.play_common import RESULTS, machine_line, open_games, percentile, players, reset, setup, summary
 
 
@@ -99,34 +98,6 @@ def _drive(index: int, processes: int, rate: float, seconds: float, began: float
     return index, latencies, service, late, time.perf_counter() - began
 
 
-def start_worker(env: dict, log_path, concurrency: int) -> subprocess.Popen:
-    log = open(log_path, "wb")  # noqa: SIM115 - closed after the worker stops
-    worker = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "federation",
-            "worker",
-            f"--concurrency={concurrency}",
-            "-Q",
-            env["CELERY_TASK_DEFAULT_QUEUE"],
-            "--loglevel=WARNING",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    worker.log = log
-    return worker
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -153,7 +124,7 @@ def main(argv=None) -> int:
     )
     made = time.perf_counter() - made
     log_path = RESULTS / "play-throughput-worker.log"
-    worker = start_worker(env, log_path, args.concurrency)
+    worker = pipeline.start_worker(env, log_path, env["CELERY_TASK_DEFAULT_QUEUE"], concurrency=args.concurrency)
     try:
         wait_for_worker(worker, log_path)
         context = multiprocessing.get_context("spawn")
