@@ -206,6 +206,59 @@ def test_it_rates_the_board_games_of_the_team_swiss():
     assert not parsed.errors
 
 
+def test_it_reads_the_teams_and_matches_of_the_team_swiss():
+    parsed = read("sm-team-swiss-93.TUMX")
+    # 16 team records (name, short name, captain), 48 match records: 8 a round for 6 rounds.
+    assert [str(note) for note in parsed.notes] == [
+        "A Swiss-Manager team tournament: 16 teams (TTC-A01, NXN-A01, ALEX-A01, CMUN-A01, AFLUX-A01, CXG-A01, "
+        "CXP-A01, ICC-A01, …) in 48 matches; the individual board games are imported and rated, the match "
+        "results are not."
+    ]
+    assert "teams_unread" not in {p.code for p in parsed.problems}
+
+
+def _team_swiss_with(change):
+    data = bytearray(example("sm-team-swiss-93.TUMX"))
+    change(data)
+    return read_result_file("teams.TUMX", bytes(data))
+
+
+def test_it_refuses_board_games_outside_the_matches_of_their_round():
+    def move_a_match(data):
+        # Round 1's first match, teams 1 v 9, made 1 v 3: its four boards no longer belong to a match.
+        matches = data.find(b"\xc3\xff\x89\x44") + 4
+        assert struct.unpack_from("<HH", data, matches) == (1, 9)
+        struct.pack_into("<H", data, matches + 2, 3)
+
+    parsed = _team_swiss_with(move_a_match)
+    # The four boards of TTC-A01 v CMUN-A02 are no longer part of a match; nothing else changed.
+    assert [str(p) for p in parsed.errors] == [
+        f"teams.TUMX, round 1: the board game of players {white} ({home}) and {black} ({away}) is not part of a "
+        "match of that round; the team file is damaged"
+        for white, home, black, away in (
+            (88, "TTC-A01", 30, "CMUN-A02"),
+            (31, "CMUN-A02", 89, "TTC-A01"),
+            (90, "TTC-A01", 32, "CMUN-A02"),
+            (33, "CMUN-A02", 91, "TTC-A01"),
+        )
+    ]
+    assert {p.code for p in parsed.errors} == {"board_outside_match"}
+
+
+def test_it_imports_the_board_games_when_the_team_names_cannot_be_read():
+    def damage_the_teams(data):
+        teams = data.find(b"\xb5\xff\x89\x44") + 4
+        struct.pack_into("<H", data, teams, 3000)  # the first team's name claims 3000 characters
+
+    parsed = _team_swiss_with(damage_the_teams)
+    assert [str(p) for p in parsed.problems if p.code == "teams_unread"] == [
+        "teams.TUMX: the team names in this Swiss-Manager file could not be read; the board games are imported "
+        "without them"
+    ]
+    assert len(parsed.games) == 192
+    assert not parsed.errors
+
+
 def test_it_refuses_a_cut_short_file_naming_it():
     data = example("sm-elllobregat-open-2023.TUNX")
     with pytest.raises(ResultFileError) as refused:

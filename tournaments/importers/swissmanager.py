@@ -18,6 +18,8 @@ The layout (little-endian throughout; strings are a 16-bit character count then 
                 (FFFE: no opponent, absent; FFFF: the bye), u16 result; records carry no round
                 number: each round lists every player once, so a start number seen again starts
                 the next round (team files: the board games of a round, the same count each round)
+    teams       team files only: team names and the matches of each round, after the pairings
+                (swissmanager_teams.py), used to check the board games
 
 The layout was learnt from the files in examples/ with two public readers as a map
 (echecsjs/tunx, felipeamp/fexerj-rating-calculator); this reader is written from the bytes.
@@ -31,6 +33,7 @@ import struct
 
 from django.utils.translation import gettext_noop
 
+from tournaments.importers import swissmanager_teams
 from tournaments.importers.base import ParsedFile, ParsedPlayer, Place, Text, at_round, refusal
 from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_unique_start_numbers
 
@@ -127,7 +130,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     parsed = ParsedFile(file_name, FORMAT_BY_TYPE.get(kind, "tunx"), view=VIEWS.get(kind, "Swiss-Manager"))
     parsed.rounds = rounds
     _header(parsed, data, config_at, head)
-    _players(parsed, data, players_at, pairings_at, count)
+    team_of = _players(parsed, data, players_at, pairings_at, count)
     end = min([at for at in (data.find(m, pairings_at) for m in _SECTION_END) if at != -1] or [len(data)])
     records = [struct.unpack_from("<HHH", data, at) for at in range(pairings_at + 4, end - RECORD + 1, RECORD)]
     if (end - pairings_at - 4) % RECORD:
@@ -152,6 +155,8 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     cells = _cells(parsed, by_round, round_robin=kind in (1, 2))
     check_unique_start_numbers(parsed)
     build_games(parsed, cells)
+    if kind in (2, 3):
+        swissmanager_teams.read(parsed, data, end, team_of)
     played = max((game.round for game in parsed.games), default=0)
     if paired < rounds or played < rounds:
         parsed.warn(
@@ -186,7 +191,9 @@ def _header(parsed: ParsedFile, data: bytes, config_at: int, head: bytes) -> Non
     parsed.end_date = _date(struct.unpack_from("<I", head, 0x4B)[0])[0]
 
 
-def _players(parsed: ParsedFile, data: bytes, players_at: int, pairings_at: int, count: int) -> None:
+def _players(parsed: ParsedFile, data: bytes, players_at: int, pairings_at: int, count: int) -> dict[int, int]:
+    """Read the players into `parsed`; return each start number's team number (0 outside team files)."""
+    team_of = {}
     cursor = _Bytes(data, parsed.file_name, players_at + 4, pairings_at, Text.of(gettext_noop("the player list")))
     for number in range(1, count + 1):
         cursor.part = Text.of(gettext_noop("player %(number)s"), number=number)
@@ -195,6 +202,7 @@ def _players(parsed: ParsedFile, data: bytes, players_at: int, pairings_at: int,
         fide_rating, national_rating = struct.unpack_from("<HH", block, 0x08)
         (born,) = struct.unpack_from("<I", block, 0x0E)
         (fide_id,) = struct.unpack_from("<I", block, 0x18)
+        (team_of[number],) = struct.unpack_from("<H", block, 0x1C)
         birth, precision = _date(born)
         parsed.players.append(
             ParsedPlayer(
@@ -221,6 +229,7 @@ def _players(parsed: ParsedFile, data: bytes, players_at: int, pairings_at: int,
             Place(parsed.file_name),
             "truncated",
         )
+    return team_of
 
 
 def _split(records: list[tuple[int, int, int]], count: int) -> list[list[tuple[int, int, int]]]:
