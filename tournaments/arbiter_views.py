@@ -15,7 +15,8 @@ from ratings.notices import tell_if_waiting
 from ratings.selectors import tournament_run
 from tournaments import co_arbiters, selectors, services, worker_uploads
 from tournaments.forms import CoArbiterForm, CoArbiterRemoveForm, ConfirmForm, UploadForm
-from tournaments.importers.base import shown
+from tournaments.importers import bundles
+from tournaments.importers.base import ResultFileError, shown
 from tournaments.models import Tournament, Upload
 from tournaments.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
 
@@ -42,10 +43,11 @@ def upload(request):
     form = UploadForm(request.POST or None, request.FILES or None)
     problems = []
     if request.method == "POST" and form.is_valid():
-        file = form.cleaned_data["file"]
+        chosen = [(file.name, file.read()) for file in form.cleaned_data["file"]]
         try:
-            created = worker_uploads.upload_start(user=request.user, file_name=file.name, data=file.read())
-        except services.UploadRefused as refused:
+            file_name, data = bundles.combine(chosen)
+            created = worker_uploads.upload_start(user=request.user, file_name=file_name, data=data)
+        except (services.UploadRefused, ResultFileError) as refused:
             problems = refused.problems
         else:
             return redirect("arbiter:preview", pk=created.pk)

@@ -13,26 +13,41 @@ from tournaments.models import Tournament
 from tournaments.services import TournamentDetails
 
 
+class _FilesInput(forms.FileInput):
+    allow_multiple_selected = True
+
+
+class _FilesField(forms.FileField):
+    """One file or several chosen together (Swiss Perfect's three files): always a list."""
+
+    widget = _FilesInput
+
+    def clean(self, data, initial=None):
+        files = data if isinstance(data, (list, tuple)) else [data]
+        return [super(_FilesField, self).clean(one, initial) for one in files]
+
+
 class UploadForm(forms.Form):
-    file = forms.FileField(
+    file = _FilesField(
         label=_("Result file"),
         help_text=_(
             "A file of your pairing program as it is: a Swiss-Manager tournament (.TUNX, .TURX, .TUMX), a "
             "chess-results or Swiss-Manager crosstable or starting-rank list (.xlsx, .xls, or the page saved as "
-            ".html), a Vega crosstable page, a Swiss Perfect export (.txt) or its three files zipped, a FIDE TRF or "
-            "Krause file, or the games as PGN."
+            ".html), a Vega crosstable page, a Swiss Perfect export (.txt) or its three files (chosen together or "
+            "zipped), a FIDE TRF or Krause file, or the games as PGN."
         ),
     )
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > settings.MAX_UPLOAD_BYTES:
+        files = self.cleaned_data["file"]
+        size = sum(one.size for one in files)
+        if size > settings.MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
                 _("The file is %(size)s bytes; the limit is %(limit)s bytes."),
-                params={"size": upload.size, "limit": settings.MAX_UPLOAD_BYTES},
+                params={"size": size, "limit": settings.MAX_UPLOAD_BYTES},
                 code="too_large",
             )
-        return upload
+        return files
 
 
 class ConfirmForm(forms.Form):

@@ -61,6 +61,11 @@ def describe_unknown(data: bytes) -> str:
         if data.startswith(magic):
             return msgid
     # Web pages (HTML), whatever their name, are read: sniff finds them before this is asked.
+    if swissperfect_native.table_kind(data):
+        return gettext_noop(
+            "this is one table of Swiss Perfect (the players' .trn or the games' .sco) alone; choose the .trn, "
+            ".sco and .ini files of the tournament together, or upload them zipped"
+        )
     return gettext_noop(
         "the content is not a result file this site reads (Swiss-Manager, chess-results or Vega as Excel or "
         "HTML, Swiss Perfect, FIDE TRF or Krause, PGN)"

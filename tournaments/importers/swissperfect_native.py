@@ -55,18 +55,37 @@ def is_native_zip(data: bytes) -> bool:
     return members is not None and bool({"trn", "sco"} & set(members))
 
 
-def read_dbf(data: bytes, name: str, file_name: str) -> list[dict[str, str]]:
-    """The live records of a dBase III table, each field's text (cp1252, as Swiss Perfect wrote it)."""
-    place = Place(file_name, detail=name)
-    if len(data) < 32 or data[0] & 0x07 != 3:
-        raise refusal(gettext_noop("%(name)s is not a dBase III table"), place, "bad_dbf", name=name)
-    count, header_length, record_length = struct.unpack("<IHH", data[4:12])
+def dbf_fields(data: bytes) -> list[tuple[str, int]]:
+    """The (name, length) of each field of a dBase III table's header."""
+    header_length = struct.unpack("<H", data[8:10])[0] if len(data) >= 10 else 0
     fields = []
     position = 32
     while position < header_length - 1 and position + 32 <= len(data) and data[position] != 0x0D:
         field_name = data[position : position + 11].split(b"\0")[0].decode("ascii", "replace")
         fields.append((field_name, data[position + 16]))
         position += 32
+    return fields
+
+
+def table_kind(data: bytes) -> str | None:
+    """ "trn" (the players) or "sco" (the games) for one of Swiss Perfect's tables, by its fields."""
+    if len(data) < 32 or data[0] & 0x07 != 3:
+        return None
+    names = {name.upper() for name, _ in dbf_fields(data)}
+    if {"SURNAME", "START_NO"} <= names:
+        return "trn"
+    if {"ROUND", "WHITE", "BLACK"} <= names:
+        return "sco"
+    return None
+
+
+def read_dbf(data: bytes, name: str, file_name: str) -> list[dict[str, str]]:
+    """The live records of a dBase III table, each field's text (cp1252, as Swiss Perfect wrote it)."""
+    place = Place(file_name, detail=name)
+    if len(data) < 32 or data[0] & 0x07 != 3:
+        raise refusal(gettext_noop("%(name)s is not a dBase III table"), place, "bad_dbf", name=name)
+    count, header_length, record_length = struct.unpack("<IHH", data[4:12])
+    fields = dbf_fields(data)
     if header_length + count * record_length > len(data) or sum(length for _, length in fields) + 1 > record_length:
         raise refusal(gettext_noop("%(name)s is cut short"), place, "bad_dbf", name=name)
     records = []
