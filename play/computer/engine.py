@@ -26,6 +26,9 @@ DEBIAN_PACKAGE = "stockfish"
 DEFAULT_PATH = "/usr/games/stockfish"
 
 
+MATE_SCORE = 100_000
+
+
 class EngineError(RuntimeError):
     """The engine could not give a move; the message says why, for the user or the admin."""
 
@@ -103,11 +106,13 @@ class Strength:
 
 @dataclasses.dataclass(frozen=True)
 class Choice:
-    """The engine's move: UCI and SAN, and the seconds the call took (engine time)."""
+    """The engine's move: UCI and SAN, the seconds the call took (engine time), and its evaluation
+    in centipawns from the mover's side (mates as +-100000; None when the search reported none)."""
 
     uci: str
     san: str
     seconds: float
+    score: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -209,7 +214,7 @@ class Engine:
                 engine = self._running()
                 began = time.monotonic()
                 try:
-                    move = self._play(engine, board, strength, game_key)
+                    move, score = self._play(engine, board, strength, game_key)
                 except (
                     chess.engine.EngineError,
                     TimeoutError,  # asyncio's and concurrent.futures' are this one since Python 3.11
@@ -221,15 +226,23 @@ class Engine:
                     last = error
                     self.kill()
                     continue
-                return Choice(uci=move.uci(), san=board.san(move), seconds=time.monotonic() - began)
+                return Choice(uci=move.uci(), san=board.san(move), seconds=time.monotonic() - began, score=score)
             raise EngineFailed(f"the engine failed twice: {last!r}")
 
-    def _play(self, engine: chess.engine.SimpleEngine, board: chess.Board, strength: Strength, game_key) -> chess.Move:
+    def _play(
+        self, engine: chess.engine.SimpleEngine, board: chess.Board, strength: Strength, game_key
+    ) -> tuple[chess.Move, int | None]:
         # The time limit covers every call, a depth or nodes search too (python-chess only bounds
         # searches given a time): the search's own time plus the configured allowance.
         timeout = self.config.timeout + (strength.movetime or 0)
         coro = asyncio.wait_for(
-            engine.protocol.play(board, strength.limit(), game=game_key, options=strength.uci_options(engine.options)),
+            engine.protocol.play(
+                board,
+                strength.limit(),
+                game=game_key,
+                info=chess.engine.INFO_SCORE,
+                options=strength.uci_options(engine.options),
+            ),
             timeout,
         )
         future = asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop)
@@ -240,7 +253,8 @@ class Engine:
             raise
         if result.move is None:
             raise chess.engine.EngineError("the engine gave no move")
-        return result.move
+        score = result.info.get("score")
+        return result.move, (score.pov(board.turn).score(mate_score=MATE_SCORE) if score is not None else None)
 
 
 # --- one engine per worker process ---------------------------------------------------------------

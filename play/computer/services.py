@@ -21,7 +21,9 @@ from django.utils import timezone
 
 from play import services, state
 from play.computer import engine
+from play.computer.draws import accepts_draw
 from play.models import Channel, ComputerLevel, MobileGame
+from play.rules.clock import opponent
 from play.rules.notation import write_moves
 from players.models import Player
 from players.selectors import plays_as
@@ -301,12 +303,22 @@ def engine_move_play(*, game_id: int, ply: int) -> str:
         return "not a computer's turn"
     choice = engine_here().choose(value.board.fen(), level.strength(), game_key=game.pk)
     computer = game.player_of(value.on_move)
+    # An offer made with the human's last move is answered by DRAW (accepted) or by the move (declined).
+    offered = value.draw_offer == opponent(value.on_move)
+    accepted = offered and accepts_draw(choice.score, len(value.moves))
+    text = f"#{game.code} DRAW" if accepted else move_message(game, choice.uci)
     receipt = services.message_receive(
-        channel=Channel.CONSOLE, sender=str(computer.federation_id), text=move_message(game, choice.uci),
+        channel=Channel.CONSOLE, sender=str(computer.federation_id), text=text,
         arrival=timezone.now(), external_id=f"engine:{game.pk}:{ply}", game_code=game.code,
     )  # fmt: skip
     logger.info(
-        "level %s played %s in #%s (%.2f s): %s", level.number, choice.san, game.code, choice.seconds, receipt.applied
+        "level %s %s in #%s (%.2f s, score %s): %s",
+        level.number,
+        "accepted the draw" if accepted else f"played {choice.san}",
+        game.code,
+        choice.seconds,
+        choice.score,
+        receipt.applied,
     )
     return receipt.applied
 
