@@ -472,6 +472,16 @@ def notice_send(
     return row
 
 
+def reply_send(
+    *, game: MobileGame | None, player, channel: str, address: str, kind: str, text: str, at: datetime.datetime
+) -> list[Transmission]:
+    """A reply whose words the caller writes (the answer to PLAY COMPUTER), sized to its channel as
+    the machine's replies are (an SMS in numbered parts) and delivered on commit like them."""
+    rows = _write_out(game, player, channel, address, kind, {"text": text}, at)
+    _after_commit(rows, [])
+    return rows
+
+
 def notice_address(game: MobileGame, color: str) -> tuple[str, str]:
     """The channel and address a player's messages in `game` go to (the one he last used)."""
     return _address(game, color)

@@ -213,8 +213,9 @@ def message_play(*, player: Player, channel: str, sender: str, text: str, arriva
             external_id=external_id,
         )  # fmt: skip
         # An SMS reply may go in numbered parts: one row each.
-        replies = services._write_out(game, player, channel, sender, kind, {"text": answer}, arrival)
-        services._after_commit(replies, [])
+        replies = services.reply_send(
+            game=game, player=player, channel=channel, address=sender, kind=kind, text=answer, at=arrival
+        )
     return services.Receipt(kind, game, replies, inbound)
 
 
