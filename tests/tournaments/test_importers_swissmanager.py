@@ -28,6 +28,8 @@ FILES = (
     "sm-feldkirch-club-2025.TUNX",
     "sm-round-robin-6.TURX",
     "sm-team-swiss-93.TUMX",
+    "sm-russian-blitz-2026.TUNX",
+    "sm-passover-rapid-2026.TUNX",
 )
 
 
@@ -259,6 +261,76 @@ def test_it_imports_the_board_games_when_the_team_names_cannot_be_read():
     assert not parsed.errors
 
 
+def every_player_once_a_round(parsed):
+    seen = defaultdict(Counter)
+    for game in parsed.games:
+        seen[game.round][game.white] += 1
+        if game.black is not None:
+            seen[game.round][game.black] += 1
+    return all(sorted(counts) == [p.start_number for p in parsed.players] and set(counts.values()) == {1}
+               for counts in seen.values())  # fmt: skip
+
+
+def test_it_imports_the_russian_blitz_with_its_cyrillic_names_and_patronymics():
+    parsed = read("sm-russian-blitz-2026.TUNX")
+    assert (parsed.name, parsed.rounds, len(parsed.players)) == ("Весенний блиц ДДС 1200+", 11, 14)
+    first, last = parsed.players[0], parsed.players[-1]
+    assert (first.family_name, first.given_names, first.rating, first.fide_id) == (
+        "Калинин", "Никита Андреевич", 2309, 34233512,
+    )  # fmt: skip
+    assert (first.birth_date, first.birth_precision) == (datetime.date(2009, 1, 1), "year")
+    assert last.display_name == "Котова, Ирина Станиславовна"
+    # 11 rounds of 7 boards, all played: 77 points shared, every player once a round.
+    assert Counter(g.kind for g in parsed.games) == {"played": 77}
+    assert every_player_once_a_round(parsed)
+    earned = points(parsed)
+    assert sum(earned.values()) == 77
+    assert (earned[1], earned[2], earned[14]) == (11, 10, Decimal("0.5"))
+    assert not parsed.problems
+
+
+def test_it_ends_the_pairings_where_the_next_section_starts_whatever_it_is():
+    # The Passover rapid goes on after its pairings with a C5 section (no teams, no D3 next).
+    parsed = read("sm-passover-rapid-2026.TUNX")
+    assert (parsed.name, parsed.rounds, len(parsed.players)) == ("Passover rapid Kfar Saba", 5, 71)
+    assert Counter(g.round for g in parsed.games) == dict.fromkeys(range(1, 6), 36)
+    assert Counter(g.kind for g in parsed.games) == {"played": 174, "unplayed": 4, "forfeit": 1, "bye": 1}
+    assert every_player_once_a_round(parsed)
+    assert [p.code for p in parsed.problems] == ["no_played_game"]  # the top seed never came
+
+
+def test_it_refuses_result_codes_it_cannot_read_and_says_to_export_trf():
+    parsed = read("sm-bar-rapid-2026-unknown-codes.TUNX")
+    assert parsed.name == "м. Бар, відкритий турнір по швидким шахам"
+    assert [(p.place.render(False), dict(p.params)["code"]) for p in parsed.errors] == [
+        ("sm-bar-rapid-2026-unknown-codes.TUNX, round 3, board 6", 17),
+        ("sm-bar-rapid-2026-unknown-codes.TUNX, round 4, board 6", 15),
+        ("sm-bar-rapid-2026-unknown-codes.TUNX, round 5, board 8", 17),
+        ("sm-bar-rapid-2026-unknown-codes.TUNX, round 6, board 8", 15),
+        ("sm-bar-rapid-2026-unknown-codes.TUNX, round 7, board 8", 15),
+        ("sm-bar-rapid-2026-unknown-codes.TUNX, round 8, board 8", 17),
+    ]
+    assert "export the tournament from Swiss-Manager as a FIDE TRF file" in str(parsed.errors[0])
+
+
+@pytest.mark.django_db
+def test_it_saves_nothing_of_a_file_with_unreadable_codes(django_user_model):
+    arbiter = django_user_model.objects.create_user("arbiter", password="x")
+    with pytest.raises(services.UploadRefused) as refused:
+        services.upload_create(user=arbiter, file_name="bar.TUNX", data=example("sm-bar-rapid-2026-unknown-codes.TUNX"))
+    assert [p.code for p in refused.value.problems] == ["bad_code"] * 6
+    assert not Upload.objects.exists()
+
+
+def test_it_refuses_a_tournament_without_players():
+    with pytest.raises(ResultFileError) as refused:
+        read("sm-empty-team-2026.TUMX")
+    assert str(refused.value) == (
+        "sm-empty-team-2026.TUMX: the Swiss-Manager file has no players yet: upload it once the tournament has "
+        "been played"
+    )
+
+
 def test_it_refuses_a_cut_short_file_naming_it():
     data = example("sm-elllobregat-open-2023.TUNX")
     with pytest.raises(ResultFileError) as refused:
@@ -291,7 +363,11 @@ def test_it_refuses_an_unknown_result_code():
     struct.pack_into("<H", data, pairings + 4, 8)
     parsed = read_result_file("odd.TURX", bytes(data))
     assert [(p.code, str(p)) for p in parsed.errors] == [
-        ("bad_code", "odd.TURX, round 1, board 1: unknown result code '8'")
+        (
+            "bad_code",
+            "odd.TURX, round 1, board 1: result code 8 is not one this site can read in Swiss-Manager files; "
+            "export the tournament from Swiss-Manager as a FIDE TRF file and upload that instead",
+        )
     ]
 
 

@@ -39,13 +39,24 @@ from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_u
 
 MAGIC = b"\x93\xff\x89\x44"
 CONFIG, PLAYERS, PAIRINGS = b"\x95\xff\x89\x44", b"\xa5\xff\x89\x44", b"\xb3\xff\x89\x44"
-_SECTION_END = (b"\xb5\xff\x89\x44", b"\xc3\xff\x89\x44", b"\xd3\xff\x89\x44")
+# The pairings end where the next section starts: teams (B5), team matches (C3), or, in files
+# without them, C5, D3 or E3 (seen in real files: an Israeli Swiss goes on with C5).
+_SECTION_END = tuple(bytes([code]) + b"\xff\x89\x44" for code in (0xB5, 0xC3, 0xC5, 0xD3, 0xE3))
 PLAYER_STRINGS, PLAYER_BLOCK, RECORD = 30, 110, 21
 ABSENT, BYE = 0xFFFE, 0xFFFF
 FORMAT_BY_TYPE = {0: "tunx", 1: "turx", 2: "tumx", 3: "tumx"}
 VIEWS = {0: "Swiss-Manager Swiss", 1: "Swiss-Manager round robin", 2: "Swiss-Manager team", 3: "Swiss-Manager team"}
 # Result of a game record, as the TRF codes of white and black (pairing.py's language).
 GAME_CODES = {0: (UNFINISHED, UNFINISHED), 1: ("1", "0"), 2: ("=", "="), 3: ("0", "1"), 4: ("+", "-"), 5: ("-", "+")}
+
+
+# Real files carry codes no public description explains (6 in an Argentine Swiss, 15 and 17 in a
+# Ukrainian one, all between two players); guessing a result would rate a game wrongly, so the
+# file is refused with the way out Swiss-Manager itself offers.
+UNKNOWN_CODE = gettext_noop(
+    "result code %(code)s is not one this site can read in Swiss-Manager files; export the tournament from "
+    "Swiss-Manager as a FIDE TRF file and upload that instead"
+)
 
 
 def looks_like_swissmanager(data: bytes) -> bool:
@@ -127,6 +138,13 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         head[0x11],
         struct.unpack_from("<H", head, 0x13)[0],
     )
+    if count == 0:
+        # A tournament created in Swiss-Manager before anyone was entered: nothing to import.
+        raise refusal(
+            gettext_noop("the Swiss-Manager file has no players yet: upload it once the tournament has been played"),
+            Place(file_name),
+            "no_players",
+        )
     parsed = ParsedFile(file_name, FORMAT_BY_TYPE.get(kind, "tunx"), view=VIEWS.get(kind, "Swiss-Manager"))
     parsed.rounds = rounds
     _header(parsed, data, config_at, head)
@@ -288,12 +306,12 @@ def _cells(parsed: ParsedFile, by_round, round_robin: bool) -> dict[tuple[int, i
             if black >= ABSENT:
                 code = _no_opponent(black, result, round_robin)
                 if code is None:
-                    parsed.error(gettext_noop("unknown result code '%(code)s'"), place, "bad_code", code=result)
+                    parsed.error(UNKNOWN_CODE, place, "bad_code", code=result)
                 elif code:
                     cells[(white, rnd)] = Cell(None, None, code, place)
                 continue
             if result not in GAME_CODES:
-                parsed.error(gettext_noop("unknown result code '%(code)s'"), place, "bad_code", code=result)
+                parsed.error(UNKNOWN_CODE, place, "bad_code", code=result)
                 continue
             white_code, black_code = GAME_CODES[result]
             cells[(white, rnd)] = Cell(black, "w", white_code, place)
