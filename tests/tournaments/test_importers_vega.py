@@ -181,3 +181,40 @@ def test_it_keeps_the_unplayed_second_cycle_of_a_double_round_robin_out():
     assert sorted(g.round for g in parsed.games if g.kind == PLAYED) == [1, 1, 2, 2, 3, 3, 4, 4]
     assert earned(parsed) == {p.start_number: p.points for p in parsed.players}
     assert any(p.code == "unplayed_rounds" and "round 5, 6" in str(p) for p in parsed.problems)
+
+
+def test_it_refuses_a_vega_pairings_page_naming_the_page_to_save():
+    page = (
+        "<html><head><meta name='author' content='www.vegachess.com'><title>Cup</title></head><body>"
+        "<table><thead><tr><th>Bo.</th><th>White Player</th><th>Result</th><th>Black Player</th></tr></thead>"
+        "<tbody><tr><td>1</td><td>Morris,James</td><td>1 - 0</td><td>Dai,Cheng</td></tr></tbody></table></body></html>"
+    )
+    with pytest.raises(Exception) as caught:
+        read_result_file("pairs1.html", page.encode())
+    assert str(caught.value) == "pairs1.html: this Vega page has no crosstable; save Vega's 'Cross Table' page"
+
+
+def test_it_knows_the_standings_of_vega_s_older_template_by_its_meta_tag():
+    page = (
+        "<html><head><meta name='Vega' content='Windows'><title>Juniors 2024</title></head><body>"
+        "<h3>Standings at round 4</h3><table><tr><th>Pos</th><th>Player</th><th>Pts</th></tr>"
+        "<tr><td>1</td><td><span class='idn'>2</span> <a>Lee,Tom</a></td><td>3.5</td></tr>"
+        "<tr><td>2</td><td><span class='idn'>1</span> <a>Smith,Anna (W)</a></td><td>3</td></tr></table></body></html>"
+    )
+    parsed = read_result_file("standings.html", page.encode())
+    assert parsed.content == PLAYER_LIST and [p.code for p in parsed.problems] == ["no_games"]
+    assert "Vega's Standings at round 4" in str(parsed.problems[0])
+    assert [(p.start_number, p.family_name, p.given_names, p.rank, p.points) for p in parsed.players] == [
+        (2, "Lee", "Tom", 1, Decimal("3.5")),
+        (1, "Smith", "Anna", 2, Decimal("3")),
+    ]
+
+
+def test_it_refuses_a_round_robin_whose_cells_would_make_hundreds_of_rounds():
+    many = "1" * 200
+    page = _round_robin_page(
+        [["*", many, many, many], ["0" * 200, "*", many, many], ["0" * 200] * 2 + ["*", many], ["0" * 200] * 3 + ["*"]]
+    )
+    with pytest.raises(Exception) as caught:
+        read_result_file("club-double.html", page)
+    assert "far larger than a tournament can be" in str(caught.value)

@@ -172,7 +172,10 @@ def _read_vega(document, file_name: str) -> ParsedFile:
     kind = vega.page_kind(document)
     if kind in ("round robin", "players"):
         name, lines, view_title = vega.title_lines(document)
-        parsed = _read_table(file_name, name, lines, vega.table_rows(document, kind))
+        rows = vega.table_rows(document, kind)
+        if len(rows) > MAX_ROWS or any(len(values) > MAX_COLUMNS for values in rows):
+            raise refusal(TOO_LARGE, Place(file_name), "too_large")
+        parsed = _read_table(file_name, name, lines, rows)
         if view_title:
             parsed.details["view title"] = view_title
         if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
@@ -201,6 +204,9 @@ def _read_table(file_name: str, name: str, header: list[str], rows: list[list[st
     columns = roundrobin.opponent_columns(table_header, len(body))
     berger = columns is not None and roundrobin.is_round_robin(body, columns)
     cycles = roundrobin.cycles(body, columns) if berger else 1
+    if berger and cycles * len(roundrobin.berger(len(body))) > MAX_COLUMNS:
+        # Cells of many results would make as many rounds: no tournament is that long.
+        raise refusal(TOO_LARGE, Place(file_name), "too_large")
     if berger:
         starts = _starts(table_header, body)
         table_header, body = roundrobin.to_rounds(table_header, body, columns, starts)

@@ -123,11 +123,14 @@ def table_rows(document, kind: str) -> list[list[str]]:
     player cell of the standings (`<span class="idn">1</span> <span class="title">IM</span> <a>Name</a>`)
     becomes the start number, title and name columns."""
     table = _first(document, "//table[.//td[@class='hole']]") if kind == "round robin" else _players_table(document)
-    rows = table.xpath(".//tr")
-    header_row = next(row for row in rows if row.xpath("th"))
+    # The footer holds the tie-break legend, no player.
+    rows = [row for row in table.xpath(".//tr") if row.getparent().tag != "tfoot"]
+    header_row = next((row for row in rows if row.xpath("th")), None)
+    if header_row is None:
+        return []  # no headings: html.py refuses the page as a table without a 'Name' column
     headings = [_heading(c) for c in header_row.xpath("th|td")]
     body = [row.xpath("td") for row in rows if row is not header_row and row.xpath("td")]
-    name_index = next(i for i, h in enumerate(headings) if h.lower() in PLAYER_HEADINGS)
+    name_index = next((i for i, h in enumerate(headings) if h.lower() in PLAYER_HEADINGS), len(headings))
     split = any(len(cells) > name_index and cells[name_index].xpath(".//span[@class='idn']") for cells in body)
     result = []
     header = [HEADINGS.get(h.lower(), h) for h in headings]
