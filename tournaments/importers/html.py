@@ -34,6 +34,20 @@ NO_GAMES = gettext_noop(
     "to import the results, save the 'Starting rank crosstable' page (or the 'Final Ranking crosstable') instead"
 )
 
+NO_TABLE = gettext_noop(
+    "this web page (HTML) has no table with a 'Name' column and a rank, number, rating, points or "
+    "round column; save the crosstable page of chess-results or Vega"
+)
+VEGA_NO_GAMES = gettext_noop(
+    "this page is Vega's %(view)s: it holds no games, so it is read as a list of players only; "
+    "to import the results, save Vega's 'Cross table' page (for a round robin, 'Cross table by score') instead"
+)
+CYCLES = gettext_noop(
+    "each pair of players met %(cycles)s times: the first result in a cell is taken as the game of rounds "
+    "1 to %(per_cycle)s, the next one as the game of the next %(per_cycle)s rounds (the same Berger tables, "
+    "colours reversed in every second cycle)"
+)
+
 
 def _utf16(data: bytes) -> bytes:
     """A page saved as UTF-16 (some Windows programs do), as UTF-8; other bytes as they are."""
@@ -142,31 +156,57 @@ def tables_before(document, data_table):
 def read_html(data: bytes, file_name: str) -> ParsedFile:
     document = _document(data, file_name)
     if vega.is_vega(document):
-        grid = vega.grid(document, file_name)
-        parsed = chessresults.parse([grid], file_name, "html")
-        parsed.view = parsed.view or "starting-rank crosstable"
-        return parsed
+        return _read_vega(document, file_name)
     found = next(((table, rows) for table, rows in tables(document, file_name) if _is_crosstable(rows)), None)
     if found is None:
-        raise refusal(
-            gettext_noop(
-                "this web page (HTML) has no table with a 'Name' column and a rank, number, rating, points or "
-                "round column; save the crosstable page of chess-results or Vega"
-            ),
-            Place(file_name),
-            "no_table",
-        )
+        raise refusal(NO_TABLE, Place(file_name), "no_table")
     table, rows = found
-    grid = Grid(file_name, None)
     name, header = _header_lines(document, table)
+    parsed = _read_table(file_name, name, header, rows)
+    if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
+        parsed.warn(NO_GAMES, Place(file_name), "no_games", view=parsed.details.get("view title") or parsed.view)
+    return parsed
+
+
+def _read_vega(document, file_name: str) -> ParsedFile:
+    kind = vega.page_kind(document)
+    if kind in ("round robin", "players"):
+        name, lines, view_title = vega.title_lines(document)
+        rows = vega.table_rows(document, kind)
+        if len(rows) > MAX_ROWS or any(len(values) > MAX_COLUMNS for values in rows):
+            raise refusal(TOO_LARGE, Place(file_name), "too_large")
+        parsed = _read_table(file_name, name, lines, rows)
+        if view_title:
+            parsed.details["view title"] = view_title
+        if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
+            # The standings (ranked by Pos) look like results and are not; a list of registered
+            # players is what it says, as chess-results' starting-rank list is.
+            parsed.warn(VEGA_NO_GAMES, Place(file_name), "no_games", view=view_title or parsed.view)
+        return parsed
+    grid = vega.grid(document, file_name)  # the Swiss crosstable; any other page is refused there
+    parsed = chessresults.parse([grid], file_name, "html")
+    parsed.view = parsed.view or "starting-rank crosstable"
+    return parsed
+
+
+def _read_table(file_name: str, name: str, header: list[str], rows: list[list[str]]) -> ParsedFile:
+    """The rows of the page's table (its header row among them) and the lines above it, read by
+    chessresults.parse; a round-robin table is first turned into rounds by the Berger tables."""
+    grid = Grid(file_name, None)
     # Header lines carry no row number: a row number names a row of the table (1 is its header).
     grid.rows = [(None, [line]) for line in header]
-    first = next(i for i, values in enumerate(rows) if _is_crosstable([values]))
+    first = next((i for i, values in enumerate(rows) if _is_crosstable([values])), None)
+    if first is None:
+        raise refusal(NO_TABLE, Place(file_name), "no_table")
     # chess-results' "Excel" download (HTML named .xls) has its header block in the table itself, one line a row.
     grid.rows += [(None, values) for values in rows[:first]]
     table_header, body = rows[first], _player_rows(rows[first + 1 :])
     columns = roundrobin.opponent_columns(table_header, len(body))
     berger = columns is not None and roundrobin.is_round_robin(body, columns)
+    cycles = roundrobin.cycles(body, columns) if berger else 1
+    if berger and cycles * len(roundrobin.berger(len(body))) > MAX_COLUMNS:
+        # Cells of many results would make as many rounds: no tournament is that long.
+        raise refusal(TOO_LARGE, Place(file_name), "too_large")
     if berger:
         starts = _starts(table_header, body)
         table_header, body = roundrobin.to_rounds(table_header, body, columns, starts)
@@ -176,9 +216,9 @@ def read_html(data: bytes, file_name: str) -> ParsedFile:
         parsed.name, parsed.places["name"] = name, Place(file_name)
     if berger:
         parsed.note(BERGER)
+    if cycles > 1:
+        parsed.note(CYCLES, cycles=cycles, per_cycle=len(roundrobin.berger(len(body))))
     _summarise_unfinished(parsed)
-    if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
-        parsed.warn(NO_GAMES, Place(file_name), "no_games", view=parsed.details.get("view title") or parsed.view)
     return parsed
 
 
