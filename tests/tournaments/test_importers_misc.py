@@ -247,6 +247,21 @@ def test_it_imports_the_individual_games_of_the_team_trf():
     assert "points_differ" not in codes(parsed)
 
 
+def test_it_reads_the_bye_records_of_a_trf26_team_file_as_the_teams_byes():
+    parsed = read_result_file("cup.trf", example("trf26-grandmommys-cup-2024-team.trf"))
+    assert (parsed.view, parsed.rounds, len(parsed.players)) == ("TRF26 team", 14, 249)
+    # "240 H 1 39": team 39's bye; player 39 won his round 1 game (128 b 1). Read as the player's
+    # bye, 17 such records contradicted the player lines and five players' points came out wrong.
+    assert "bye_conflict" not in codes(parsed)
+    assert [g.result for g in parsed.games if g.round == 1 and 39 in (g.white, g.black)] == ["0-1"]
+    assert Counter(g.kind for g in parsed.games) == {"played": 1030, "unplayed": 1328, "bye": 98}
+    points = earned(parsed)
+    assert all(points[p.start_number] == p.points for p in parsed.players)
+    assert "points_differ" not in codes(parsed)
+    assert (parsed.player(1).club, parsed.player(3).club) == ("India", "Georgia")
+    assert "The bye records (240) of this TRF26 team file name teams, not players" in str(parsed.notes[-1])
+
+
 # --- Swiss Perfect export (examples/sp-gonzaga-2010-export.txt) ----------------------------------
 
 

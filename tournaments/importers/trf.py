@@ -71,6 +71,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     round_texts: dict[int, tuple[str, Place]] = {}
     guessed: list[str] = []
     teams: list[str] = []
+    teams26: list[str] = []
     for number, line in enumerate(LINE_BREAKS.split(text), start=1):
         if not line.strip() or line.startswith("###"):
             continue
@@ -93,6 +94,8 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
             _round_date_texts(line, place, round_texts)
         elif code == "013":
             teams.append(line)
+        elif code == "310":
+            teams26.append(line)
         elif code == "XXR":  # JaVaFo's record for the rounds announced
             declared_rounds = int(value) if value.isdigit() else declared_rounds
         elif code == "142":
@@ -115,6 +118,9 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         raise refusal(gettext_noop("no player lines (001) found"), Place(file_name), "no_players")
     read_dates(parsed, header_dates, round_texts)
     _teams(parsed, teams)
+    if teams26:
+        _teams26(parsed, teams26, byes)
+        byes = []
     warn_guessed(parsed, guessed)
     parsed.rounds = max(rounds_seen, declared_rounds or 0, max(parsed.round_dates, default=0))
     _apply_byes(parsed, byes, cells)
@@ -145,6 +151,33 @@ def _teams(parsed: ParsedFile, teams: list[str]) -> None:
         parsed.note(
             gettext_noop("A team tournament: the individual board games are imported, %(teams)s teams as clubs."),
             teams=len(teams),
+        )
+
+
+def _teams26(parsed: ParsedFile, teams: list[str], byes) -> None:
+    """TRF26 team records: "310 <id, columns 5-7> <name, 9-40> ... <rank, 69-71> <start ranks, from
+    column 74, 5 columns each>". In such a file the bye records (240) name teams, not players (a
+    team's bye is no game for anyone), so they are not applied to the players; the individual board
+    games are what is rated, and a team's name becomes the club of a player without one."""
+    for line in teams:
+        name = _field(line, 9, 40).strip()
+        for start in range(73, len(line), 5):
+            number = line[start : start + 4].strip()
+            player = parsed.player(int(number)) if number.isdigit() else None
+            if player is not None and not player.club:
+                player.club = name
+    if parsed.view != "TRF16 team":  # 013 records, when the file has them too, have said it already
+        parsed.note(
+            gettext_noop("A team tournament: the individual board games are imported, %(teams)s teams as clubs."),
+            teams=len(teams),
+        )
+    parsed.view = "TRF26 team"
+    if byes:
+        parsed.note(
+            gettext_noop(
+                "The bye records (240) of this TRF26 team file name teams, not players: no player is given a bye "
+                "by them."
+            )
         )
 
 
