@@ -20,7 +20,18 @@ from decimal import Decimal, InvalidOperation
 from django.utils.translation import gettext_noop
 
 from players.names import strip_invisible
-from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Place, Problem, at_round, refusal
+from tournaments.importers import roundrobin
+from tournaments.importers.base import (
+    ERROR,
+    PLAYER_LIST,
+    WARNING,
+    ParsedFile,
+    ParsedPlayer,
+    Place,
+    Problem,
+    at_round,
+    refusal,
+)
 from tournaments.importers.dates import parse_date
 from tournaments.importers.naming import split_name, warn_guessed
 from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_unique_start_numbers
@@ -70,12 +81,46 @@ VIEWS = (
         gettext_noop("ranking crosstable"),
         r"ranking crosstable|rangliste.*kreuz|kreuztabelle nach rang|итоговая таблица|по местам",
     ),
+    # Views without the tournament's games: a list of players at best (see NO_GAMES_VIEWS).
+    (
+        gettext_noop("pairings of a round"),
+        r"pairings|results of round|^round \d+ on|paarungen|^\d+\. ?runde am|жеребь[её]вка|^тур \d+|"
+        r"emparceiramentos|emparejamientos|emparelhamentos",
+    ),
+    (
+        gettext_noop("team composition"),
+        r"team-? ?composition|mannschaftsaufstellung|состав(?:ы)? команд|composição das equipas|composición de equipos",
+    ),
+    (gettext_noop("alphabetical list"), r"alphabetical list|alphabetische liste|алфавитный список|lista alfab[ée]tica"),
     (gettext_noop("starting-rank list"), r"starting rank|startrangliste|стартовый лист|ranking inicial|lista inicial"),
     (gettext_noop("ranking list"), r"final ranking|ranking list|endstand|rangliste|итоговое положение|classificação"),
 )
+# Views that hold no player list this site could register either: refused, naming the export to save instead.
+REFUSED_VIEWS = {
+    "pairings of a round": gettext_noop(
+        "this file is chess-results' %(view)s: it holds the games of one round only, not the tournament; save "
+        "the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead"
+    ),
+    "team composition": gettext_noop(
+        "this file is chess-results' %(view)s: it lists each team's players without their opponents, so no game "
+        "can be read; upload the Swiss-Manager team file (.TUMX) or a FIDE TRF of the tournament instead"
+    ),
+}
+NO_GAMES = gettext_noop(
+    "this file is chess-results' %(view)s: it holds no games, so it is read as a list of players only; to import "
+    "the results, save the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead"
+)
+NO_GAMES_PAGE = gettext_noop(
+    "this page is chess-results' %(view)s: it holds no games, so it is read as a list of players only; "
+    "to import the results, save the 'Starting rank crosstable' page (or the 'Final Ranking crosstable') instead"
+)
+BERGER = gettext_noop(
+    "a round-robin crosstable shows no rounds or colours: they are taken from the FIDE Berger tables by start number"
+)
 SITE_LINES = re.compile(r"chess-results|tournament-database|turnierdatenbank|schachturnier-ergebnisserver", re.I)
 LAST_UPDATE = re.compile(r"^(last update|letzte aktualisierung|последнее обновление|última atualização)", re.I)
-LABEL_LINE = re.compile(r"^([^:]{2,60}?)\s*:\s*(.+)$")
+# A colon followed by a space: "Round 3 on 2025/04/30 at 18:00" is a title, not a label.
+LABEL_LINE = re.compile(r"^([^:]{2,60}?)\s*:\s+(.+)$")
 DATE_TEXT = re.compile(r"\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{1,4}")
 
 CELL = re.compile(r"^(\d+)\s*([wbsWBSбчБЧ])\s*(1/2|0[.,]5|[10½=+\-])?$")
@@ -131,9 +176,14 @@ def parse(grids: list[Grid], file_name: str, file_format: str) -> ParsedFile:
     for grid in grids:
         if grid.is_empty:
             continue
+        _refuse_view_without_games(grid)
         found = _header_row(grid)
         if found is not None:
-            return _parse_sheet(grid, found[0], found[1], file_name, file_format)
+            grid, columns, berger = _round_robin(grid, found[0], found[1])
+            parsed = _parse_sheet(grid, found[0], columns, file_name, file_format)
+            if berger:
+                parsed.note(BERGER)
+            return parsed
     if all(grid.is_empty for grid in grids):
         raise refusal(gettext_noop("the sheet is empty"), grids[0].place() if grids else Place(file_name), "empty")
     sheet = next(grid for grid in grids if not grid.is_empty)
@@ -145,6 +195,72 @@ def parse(grids: list[Grid], file_name: str, file_format: str) -> ParsedFile:
         sheet.place(),
         "no_table",
     )
+
+
+def _view_of(line: str) -> str | None:
+    lowered = line.lower()
+    return next((name for name, pattern in VIEWS if re.search(pattern, lowered)), None)
+
+
+def _title_lines(rows):
+    """(row number, text) of the lines of one cell (or a label and its value) above or below a table."""
+    for row_number, values in rows:
+        texts = [_text(v) for v in values if _text(v)]
+        if texts and (len(texts) == 1 or texts[0].endswith(":")):
+            yield row_number, " ".join(texts)
+
+
+def _refuse_view_without_games(grid: Grid) -> None:
+    """A pairings list or a team composition is refused before its table is mistaken for a player list.
+
+    The first title that names a view decides; "Label : value" lines are not titles (the navigation
+    of a saved page lists every view, "Board Pairings: Rd.1, Rd.2, ...")."""
+    for row_number, line in _title_lines(grid.rows[:60]):
+        view = None if LABEL_LINE.match(line) else _view_of(line)
+        if view in REFUSED_VIEWS:
+            raise refusal(REFUSED_VIEWS[view], grid.place(row_number), "no_games", view=line)
+        if view:
+            return
+
+
+def _players_of(grid: Grid, header_position: int, name_index: int) -> list[int]:
+    """The positions (in grid.rows) of the table's rows: from below the header to the first row
+    without a name after at least one player."""
+    positions = []
+    for position in range(header_position + 1, len(grid.rows)):
+        if _text(_value(grid.rows[position][1], name_index)):
+            positions.append(position)
+        elif positions:
+            break
+    return positions
+
+
+def _round_robin(grid: Grid, header_position: int, columns: dict) -> tuple[Grid, dict, bool]:
+    """A round-robin crosstable (one column per opponent headed 1..n, `*` on the diagonal) rewritten
+    into round cells by the Berger tables; any other table as it is."""
+    header = grid.rows[header_position][1]
+    body = _players_of(grid, header_position, columns["name"])
+    opponents = roundrobin.opponent_columns([_text(v) for v in header], len(body))
+    if opponents is None or columns["rounds"]:
+        return grid, columns, False
+    width = max(len(header), opponents[-1] + 1)
+    rows = []
+    for position in body:
+        values = grid.rows[position][1]
+        row = list(values) + [None] * (width - len(values))
+        for index in opponents:
+            row[index] = _text(row[index])  # the cells as text, as the HTML page gives them
+        rows.append(row)
+    if not roundrobin.is_round_robin(rows, opponents):
+        return grid, columns, False
+    starts = [_text(_value(row, columns["start"])) for row in rows] if "start" in columns else []
+    starts = [int(n) for n in starts] if starts and all(n.isdigit() for n in starts) else None
+    new_header, new_rows = roundrobin.to_rounds(list(header) + [None] * (width - len(header)), rows, opponents, starts)
+    converted = Grid(grid.file_name, grid.sheet, list(grid.rows))
+    converted.rows[header_position] = (grid.rows[header_position][0], new_header)
+    for position, row in zip(body, new_rows, strict=True):
+        converted.rows[position] = (grid.rows[position][0], row)
+    return converted, find_columns(new_header), True
 
 
 def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str, file_format: str) -> ParsedFile:
@@ -164,12 +280,22 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
     _header_block(parsed, grid, grid.rows[:header_position])
     rounds = columns["rounds"]
     if not parsed.view:
+        _view_below(parsed, grid, header_position, columns["name"])
+    if not parsed.view:
         parsed.view = _guess_view(columns)
     crosstable = bool(rounds)
     if not crosstable:
         parsed.content = PLAYER_LIST
         if "crosstable" in parsed.view:
             parsed.view = "starting-rank list"
+        if parsed.view.startswith("ranking"):
+            # A ranking is what an arbiter may take for the results: say that it is not, and what to save.
+            parsed.warn(
+                NO_GAMES_PAGE if file_format == "html" else NO_GAMES,
+                parsed.places.get("view", grid.place()),
+                "no_games",
+                view=parsed.details.get("view title") or parsed.view,
+            )
     by_rank = parsed.view.startswith("ranking")
 
     # The table: one row per player, until the first empty row after at least one player.
@@ -280,15 +406,28 @@ def _header_block(parsed: ParsedFile, grid: Grid, rows) -> None:
         if label_match:
             _label(parsed, label_match.group(1).strip(), label_match.group(2).strip(), grid.place(row_number))
             continue
-        lowered = line.lower()
-        view = next((name for name, pattern in VIEWS if re.search(pattern, lowered)), None)
+        view = _view_of(line)
         if view:
             parsed.view = view
             parsed.details["view title"] = line
+            parsed.places["view"] = grid.place(row_number)
             continue
         if not parsed.name:
             parsed.name = line
             parsed.places["name"] = grid.place(row_number)
+
+
+def _view_below(parsed: ParsedFile, grid: Grid, header_position: int, name_index: int) -> None:
+    """Some exports put the view's title under the table, in the annotation block ("Starting rank crosstable")."""
+    table = _players_of(grid, header_position, name_index)
+    after = table[-1] + 1 if table else header_position + 1
+    for row_number, line in _title_lines(grid.rows[after : after + 10]):
+        view = _view_of(line)
+        if view:
+            parsed.view = view
+            parsed.details["view title"] = line
+            parsed.places["view"] = grid.place(row_number)
+            return
 
 
 def _label(parsed: ParsedFile, label: str, value: str, place) -> None:

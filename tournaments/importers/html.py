@@ -15,26 +15,17 @@ import lxml.etree
 import lxml.html
 from django.utils.translation import gettext_noop
 
-from tournaments.importers import chessresults, roundrobin, vega
-from tournaments.importers.base import PLAYER_LIST, WARNING, ParsedFile, Place, Problem, Text, refusal
+from tournaments.importers import chessresults, vega
+from tournaments.importers.base import WARNING, ParsedFile, Place, Problem, Text, refusal
 from tournaments.importers.spreadsheets import MAX_COLUMNS, MAX_ROWS, TOO_LARGE, Grid
 
 HTML_STARTS = (b"<!doctype html", b"<html", b"<table", b"<?xml", b"<head", b"<meta", b"<body", b"<!--")
 # The page's title lines: the tournament's name, then the view ("Starting rank crosstable").
 TITLE_TAGS = ("h1", "h2")
-BERGER = gettext_noop(
-    "a round-robin crosstable shows no rounds or colours: they are taken from the FIDE Berger tables by start number"
-)
 UNPLAYED = gettext_noop(
     "%(count)s games of round %(rounds)s are paired but have no result yet: they are left out, not counted as "
     "losses; import the page again when the results are in, or confirm the earlier rounds only"
 )
-NO_GAMES = gettext_noop(
-    "this page is chess-results' %(view)s: it holds no games, so it is read as a list of players only; "
-    "to import the results, save the 'Starting rank crosstable' page (or the 'Final Ranking crosstable') instead"
-)
-
-
 def _utf16(data: bytes) -> bytes:
     """A page saved as UTF-16 (some Windows programs do), as UTF-8; other bytes as they are."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -164,21 +155,12 @@ def read_html(data: bytes, file_name: str) -> ParsedFile:
     first = next(i for i, values in enumerate(rows) if _is_crosstable([values]))
     # chess-results' "Excel" download (HTML named .xls) has its header block in the table itself, one line a row.
     grid.rows += [(None, values) for values in rows[:first]]
-    table_header, body = rows[first], _player_rows(rows[first + 1 :])
-    columns = roundrobin.opponent_columns(table_header, len(body))
-    berger = columns is not None and roundrobin.is_round_robin(body, columns)
-    if berger:
-        starts = _starts(table_header, body)
-        table_header, body = roundrobin.to_rounds(table_header, body, columns, starts)
-    grid.rows += [(number, values) for number, values in enumerate([table_header, *body], start=1)]
+    # Round-robin tables (one column per opponent) are turned into rounds by chessresults.parse, as for Excel.
+    grid.rows += [(number, values) for number, values in enumerate(rows[first:], start=1)]
     parsed = chessresults.parse([grid], file_name, "html")
     if name:
         parsed.name, parsed.places["name"] = name, Place(file_name)
-    if berger:
-        parsed.note(BERGER)
     _summarise_unfinished(parsed)
-    if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
-        parsed.warn(NO_GAMES, Place(file_name), "no_games", view=parsed.details.get("view title") or parsed.view)
     return parsed
 
 
@@ -197,23 +179,3 @@ def _summarise_unfinished(parsed: ParsedFile) -> None:
         rounds=", ".join(str(r) for r in rounds),
     )
     parsed.problems.insert(parsed.problems.index(unfinished[0]), summary)
-
-
-def _player_rows(rows: list[list[str]]) -> list[list[str]]:
-    """The rows up to the first one without a name (the notes under the table)."""
-    players = []
-    for values in rows:
-        if not any(values):
-            if players:
-                break
-            continue
-        players.append(values)
-    return players
-
-
-def _starts(header: list[str], body: list[list[str]]) -> list[int] | None:
-    index = chessresults.find_columns(header).get("start")
-    if index is None:
-        return None
-    starts = [row[index] if index < len(row) else "" for row in body]
-    return [int(s) for s in starts] if all(s.isdigit() for s in starts) else None
