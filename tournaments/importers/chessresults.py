@@ -24,7 +24,6 @@ from tournaments.importers import roundrobin
 from tournaments.importers.base import (
     ERROR,
     PLAYER_LIST,
-    WARNING,
     ParsedFile,
     ParsedPlayer,
     Place,

@@ -26,6 +26,8 @@ UNPLAYED = gettext_noop(
     "%(count)s games of round %(rounds)s are paired but have no result yet: they are left out, not counted as "
     "losses; import the page again when the results are in, or confirm the earlier rounds only"
 )
+
+
 def _utf16(data: bytes) -> bytes:
     """A page saved as UTF-16 (some Windows programs do), as UTF-8; other bytes as they are."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
