@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
-from tests.tournaments.files import example, xlsx
+from tests.tournaments.files import EXAMPLES, example, xlsx
 from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import PLAYER_LIST, RESULTS, ResultFileError
 from tournaments.models import Tournament, Upload
@@ -197,11 +197,11 @@ def test_it_reads_a_russian_starting_rank_crosstable():
     assert all(points[p.start_number] == p.points for p in parsed.players)
 
 
-def _list(title: str) -> bytes:
+def _list(title: str, name: str = "Keshmat Circuit - Rapid - June 2025 ") -> bytes:
     return xlsx(
         [
             [SITE],
-            ["Keshmat Circuit - Rapid - June 2025 "],
+            [name],
             ["Chief Arbiter : IA Kayle, Charles (11500140)"],
             ["Last update 30.06.2025 21:49:26"],
             [title],
@@ -231,6 +231,11 @@ def test_it_reads_a_ranking_list_as_players_and_says_which_export_to_save(title,
         (1, "Kaloust", 2, Decimal(6)),
         (3, "Ḥaddād", 2, Decimal(6)),  # blank rank: tied with the row above
     ]
+
+
+def test_it_does_not_take_a_tournament_named_after_a_round_for_a_pairings_list():
+    parsed = read("tur.xlsx", _list("Starting rank", name="Тур 3 Кубка города"))
+    assert (parsed.content, parsed.view, parsed.name) == (PLAYER_LIST, "starting-rank list", "Тур 3 Кубка города")
 
 
 def test_it_reads_an_alphabetical_list_as_players_without_a_warning():
@@ -323,3 +328,17 @@ def test_it_saves_nothing_of_a_refused_view_and_registers_a_ranking_list(arbiter
     assert "save the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead" in err.getvalue()
     assert "ranking.xlsx: 3 players registered" in out.getvalue()
     assert (Upload.objects.count(), Tournament.objects.count()) == (1, 0)  # the player list only
+
+
+@pytest.mark.django_db
+def test_it_imports_a_keshmat_crosstable_with_the_dates_of_its_header(arbiter):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_results", str(EXAMPLES / APRIL), "--arbiter", "arbiter", "--confirm", stdout=out, stderr=err)
+    assert not err.getvalue()
+    tournament = Tournament.objects.get()
+    assert (tournament.name, str(tournament.start_date), tournament.rounds) == (
+        "Keshmat Circuit - Rapid - April 2025",
+        "2025-04-30",
+        7,
+    )
+    assert (tournament.participants.count(), tournament.games.count()) == (67, 240)  # byes and forfeits kept

@@ -83,7 +83,8 @@ VIEWS = (
     # Views without the tournament's games: a list of players at best (see NO_GAMES_VIEWS).
     (
         gettext_noop("pairings of a round"),
-        r"pairings|results of round|^round \d+ on|paarungen|^\d+\. ?runde am|жеребь[её]вка|^тур \d+|"
+        # A round's title carries its date and time: "Тур 3 …" alone may be a tournament's name.
+        r"pairings|results of round|^round \d+ on|paarungen|^\d+\. ?runde am|жеребь[её]вка|^тур \d+.* \d{1,2}:\d\d|"
         r"emparceiramentos|emparejamientos|emparelhamentos",
     ),
     (
