@@ -9,7 +9,12 @@ In a *ranking* crosstable the number in a round cell is the opponent's row posit
 in the table (even where a tied rank is left blank); in a *starting-rank* crosstable
 it is his start number. Cells: ' 17b1', '5w½', '32b+', '7w-', '17s0' (German
 schwarz), byes '-1', '-½', '-0' (also as the numbers -1 and 0), and '17w' for a
-pairing without a result yet.
+pairing without a result yet. A round-robin crosstable has a column per opponent instead
+(headed 1..n, '*' on the diagonal): it is rewritten into rounds by the Berger tables.
+
+Views without games: ranking lists and alphabetical or starting-rank lists are read as lists of
+players (a ranking with a warning naming the export to save); a round's pairings and a team
+composition are refused, naming the export to save instead.
 """
 
 from __future__ import annotations
