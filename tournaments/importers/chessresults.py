@@ -9,7 +9,12 @@ In a *ranking* crosstable the number in a round cell is the opponent's row posit
 in the table (even where a tied rank is left blank); in a *starting-rank* crosstable
 it is his start number. Cells: ' 17b1', '5w½', '32b+', '7w-', '17s0' (German
 schwarz), byes '-1', '-½', '-0' (also as the numbers -1 and 0), and '17w' for a
-pairing without a result yet.
+pairing without a result yet. A round-robin crosstable has a column per opponent instead
+(headed 1..n, '*' on the diagonal): it is rewritten into rounds by the Berger tables.
+
+Views without games: ranking lists and alphabetical or starting-rank lists are read as lists of
+players (a ranking with a warning naming the export to save); a round's pairings and a team
+composition are refused, naming the export to save instead.
 """
 
 from __future__ import annotations
@@ -20,11 +25,22 @@ from decimal import Decimal, InvalidOperation
 from django.utils.translation import gettext_noop
 
 from players.names import strip_invisible
-from tournaments.importers.base import ERROR, PLAYER_LIST, ParsedFile, ParsedPlayer, Place, Problem, at_round, refusal
+from tournaments.importers import crheader, roundrobin
+from tournaments.importers.base import (
+    ERROR,
+    PLAYER_LIST,
+    ParsedFile,
+    ParsedPlayer,
+    Place,
+    Problem,
+    at_round,
+    refusal,
+)
+from tournaments.importers.crheader import cell_text as _text
 from tournaments.importers.dates import parse_date
 from tournaments.importers.naming import split_name, warn_guessed
 from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_unique_start_numbers
-from tournaments.importers.spreadsheets import Grid, column_letter
+from tournaments.importers.spreadsheets import MAX_COLUMNS, TOO_LARGE, Grid, column_letter
 
 COLUMNS = (
     ("rank", r"rk|rank|rg|rang|platz|pl|place|место|мес|pos|cl|clas|colocação|col"),
@@ -50,33 +66,22 @@ ROUND_PATTERNS = (
 )
 TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM", "NM", "WNM"}
 
-LABELS = (
-    # Before the chief arbiter: "Deputy Chief Arbiter" contains "chief arbiter".
-    ("deputy", r"deputy|stellvertret|заместитель|árbitro adjunto|arbitro adjunto|deputy chief arbiter"),
-    ("chief_arbiter", r"chief arbiter|hauptschiedsrichter|главный судья|árbitro principal|arbitro principal"),
-    ("rounds", r"number of rounds|rundenanzahl|anzahl runden|количество туров|число туров|número de rodadas|rounds"),
-    ("dates", r"^date|^dates|^datum|^дата|^data|^period|^zeitraum|^сроки"),
-    ("city", r"^location|^ort|^место проведения|^local|^город|^city|^venue"),
-    ("time_control", r"time control|bedenkzeit|контроль времени|ritmo|tempo de reflexão|rate of play"),
-    ("federation", r"^federation|^föderation|^федерация|^federação"),
+NO_GAMES = gettext_noop(
+    "this file is chess-results' %(view)s: it holds no games, so it is read as a list of players only; to import "
+    "the results, save the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead"
 )
-# The names of the views are msgids too: the preview shows them translated.
-VIEWS = (
-    (
-        gettext_noop("starting-rank crosstable"),
-        r"starting rank crosstable|startrangliste.*kreuz|kreuztabelle nach startr|по стартовым",
-    ),
-    (
-        gettext_noop("ranking crosstable"),
-        r"ranking crosstable|rangliste.*kreuz|kreuztabelle nach rang|итоговая таблица|по местам",
-    ),
-    (gettext_noop("starting-rank list"), r"starting rank|startrangliste|стартовый лист|ranking inicial|lista inicial"),
-    (gettext_noop("ranking list"), r"final ranking|ranking list|endstand|rangliste|итоговое положение|classificação"),
+NO_GAMES_PAGE = gettext_noop(
+    "this page is chess-results' %(view)s: it holds no games, so it is read as a list of players only; "
+    "to import the results, save the 'Starting rank crosstable' page (or the 'Final Ranking crosstable') instead"
 )
-SITE_LINES = re.compile(r"chess-results|tournament-database|turnierdatenbank|schachturnier-ergebnisserver", re.I)
-LAST_UPDATE = re.compile(r"^(last update|letzte aktualisierung|последнее обновление|última atualização)", re.I)
-LABEL_LINE = re.compile(r"^([^:]{2,60}?)\s*:\s*(.+)$")
-DATE_TEXT = re.compile(r"\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{1,4}")
+BERGER = gettext_noop(
+    "a round-robin crosstable shows no rounds or colours: they are taken from the FIDE Berger tables by start number"
+)
+CYCLES = gettext_noop(
+    "each pair of players met %(cycles)s times: the first result in a cell is taken as the game of rounds "
+    "1 to %(per_cycle)s, the next one as the game of the next %(per_cycle)s rounds (the same Berger tables, "
+    "colours reversed in every second cycle)"
+)
 
 CELL = re.compile(r"^(\d+)\s*([wbsWBSбчБЧ])\s*(1/2|0[.,]5|[10½=+\-])?$")
 BYE = re.compile(r"^[-–]\s*(1/2|0[.,]5|[10½=])$")
@@ -88,14 +93,6 @@ def _header(value) -> str:
     # A zero-width space in a header cell must not hide the column.
     text = re.sub(r"\s+", " ", strip_invisible(str(value or ""))[0]).strip().lower()
     return text.rstrip(".:").replace(".", " ").strip()
-
-
-def _text(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return " ".join(str(value).split())  # str.split, not a regex: called for every cell of a crosstable
 
 
 def find_columns(values: list) -> dict:
@@ -131,9 +128,16 @@ def parse(grids: list[Grid], file_name: str, file_format: str) -> ParsedFile:
     for grid in grids:
         if grid.is_empty:
             continue
+        crheader.refuse_view_without_games(grid)
         found = _header_row(grid)
         if found is not None:
-            return _parse_sheet(grid, found[0], found[1], file_name, file_format)
+            grid, columns, cycles = _round_robin(grid, found[0], found[1])
+            parsed = _parse_sheet(grid, found[0], columns, file_name, file_format)
+            if cycles:
+                parsed.note(BERGER)
+            if cycles > 1:
+                parsed.note(CYCLES, cycles=cycles, per_cycle=len(roundrobin.berger(len(parsed.players))))
+            return parsed
     if all(grid.is_empty for grid in grids):
         raise refusal(gettext_noop("the sheet is empty"), grids[0].place() if grids else Place(file_name), "empty")
     sheet = next(grid for grid in grids if not grid.is_empty)
@@ -145,6 +149,51 @@ def parse(grids: list[Grid], file_name: str, file_format: str) -> ParsedFile:
         sheet.place(),
         "no_table",
     )
+
+
+def _players_of(grid: Grid, header_position: int, name_index: int) -> list[int]:
+    """The positions (in grid.rows) of the table's rows: from below the header to the first row
+    without a name after at least one player."""
+    positions = []
+    for position in range(header_position + 1, len(grid.rows)):
+        if _text(_value(grid.rows[position][1], name_index)):
+            positions.append(position)
+        elif positions:
+            break
+    return positions
+
+
+def _round_robin(grid: Grid, header_position: int, columns: dict) -> tuple[Grid, dict, int]:
+    """A round-robin crosstable (one column per opponent headed 1..n, `*` on the diagonal) rewritten
+    into round cells by the Berger tables, with the number of cycles (2 for a double round robin);
+    any other table as it is, with 0."""
+    header = grid.rows[header_position][1]
+    body = _players_of(grid, header_position, columns["name"])
+    opponents = roundrobin.opponent_columns([_text(v) for v in header], len(body))
+    if opponents is None or columns["rounds"]:
+        return grid, columns, 0
+    width = max(len(header), opponents[-1] + 1)
+    rows = []
+    for position in body:
+        values = grid.rows[position][1]
+        row = list(values) + [None] * (width - len(values))
+        for index in opponents:
+            row[index] = _text(row[index])  # the cells as text, as the HTML page gives them
+        rows.append(row)
+    if not roundrobin.is_round_robin(rows, opponents):
+        return grid, columns, 0
+    cycles = roundrobin.cycles(rows, opponents)
+    if cycles * len(roundrobin.berger(len(rows))) > MAX_COLUMNS:
+        # Cells of many results would make as many rounds: no tournament is that long.
+        raise refusal(TOO_LARGE, grid.place(), "too_large")
+    starts = [_text(_value(row, columns["start"])) for row in rows] if "start" in columns else []
+    starts = [int(n) for n in starts] if starts and all(n.isdigit() for n in starts) else None
+    new_header, new_rows = roundrobin.to_rounds(list(header) + [None] * (width - len(header)), rows, opponents, starts)
+    converted = Grid(grid.file_name, grid.sheet, list(grid.rows))
+    converted.rows[header_position] = (grid.rows[header_position][0], new_header)
+    for position, row in zip(body, new_rows, strict=True):
+        converted.rows[position] = (grid.rows[position][0], row)
+    return converted, find_columns(new_header), cycles
 
 
 def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str, file_format: str) -> ParsedFile:
@@ -161,8 +210,10 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
         )
         if key in columns
     }
-    _header_block(parsed, grid, grid.rows[:header_position])
+    crheader.header_block(parsed, grid, grid.rows[:header_position])
     rounds = columns["rounds"]
+    if not parsed.view:
+        _view_below(parsed, grid, header_position, columns["name"])
     if not parsed.view:
         parsed.view = _guess_view(columns)
     crosstable = bool(rounds)
@@ -170,6 +221,14 @@ def _parse_sheet(grid: Grid, header_position: int, columns: dict, file_name: str
         parsed.content = PLAYER_LIST
         if "crosstable" in parsed.view:
             parsed.view = "starting-rank list"
+        if parsed.view.startswith("ranking"):
+            # A ranking is what an arbiter may take for the results: say that it is not, and what to save.
+            parsed.warn(
+                NO_GAMES_PAGE if file_format == "html" else NO_GAMES,
+                parsed.places.get("view", grid.place()),
+                "no_games",
+                view=parsed.details.get("view title") or parsed.view,
+            )
     by_rank = parsed.view.startswith("ranking")
 
     # The table: one row per player, until the first empty row after at least one player.
@@ -266,56 +325,17 @@ def _guess_view(columns: dict) -> str:
     return "starting-rank crosstable" if columns["rounds"] else "starting-rank list"
 
 
-def _header_block(parsed: ParsedFile, grid: Grid, rows) -> None:
-    for row_number, values in rows:
-        texts = [_text(v) for v in values if _text(v)]
-        if not texts:
-            continue
-        line = " ".join(texts) if len(texts) > 1 and ":" in texts[0] else texts[0]
-        if len(texts) > 1 and texts[0].endswith(":"):
-            line = f"{texts[0]} {' '.join(texts[1:])}"
-        if SITE_LINES.search(line) or LAST_UPDATE.match(line):
-            continue
-        label_match = LABEL_LINE.match(line)
-        if label_match:
-            _label(parsed, label_match.group(1).strip(), label_match.group(2).strip(), grid.place(row_number))
-            continue
-        lowered = line.lower()
-        view = next((name for name, pattern in VIEWS if re.search(pattern, lowered)), None)
+def _view_below(parsed: ParsedFile, grid: Grid, header_position: int, name_index: int) -> None:
+    """Some exports put the view's title under the table, in the annotation block ("Starting rank crosstable")."""
+    table = _players_of(grid, header_position, name_index)
+    after = table[-1] + 1 if table else header_position + 1
+    for row_number, line in crheader.title_lines(grid.rows[after : after + 10]):
+        view = crheader.view_of(line)
         if view:
             parsed.view = view
             parsed.details["view title"] = line
-            continue
-        if not parsed.name:
-            parsed.name = line
-            parsed.places["name"] = grid.place(row_number)
-
-
-def _label(parsed: ParsedFile, label: str, value: str, place) -> None:
-    lowered = strip_invisible(label)[0].lower()
-    key = next((key for key, pattern in LABELS if re.search(pattern, lowered)), None)
-    if key is not None:
-        parsed.places.setdefault("deputy_arbiters" if key == "deputy" else key, place)
-    if key == "chief_arbiter":
-        parsed.chief_arbiter = value
-    elif key == "deputy":
-        parsed.deputy_arbiters.append(value)
-    elif key == "rounds":
-        digits = re.search(r"\d+", value)
-        if digits:
-            parsed.rounds = int(digits.group())
-    elif key == "dates":
-        dates = [parse_date(text)[0] for text in DATE_TEXT.findall(value)]
-        dates = [d for d in dates if d is not None]
-        if dates:
-            parsed.start_date, parsed.end_date = min(dates), max(dates)
-    elif key == "city":
-        parsed.city = value
-    elif key == "time_control":
-        parsed.time_control = value
-    elif key == "federation":
-        parsed.federation = value
-    parsed.details[label] = value
+            parsed.places["view"] = grid.place(row_number)
+            return
 
 
 def _int(parsed: ParsedFile, value, place, msgid: str) -> int | None:

@@ -15,23 +15,16 @@ import lxml.etree
 import lxml.html
 from django.utils.translation import gettext_noop
 
-from tournaments.importers import chessresults, roundrobin, vega
-from tournaments.importers.base import PLAYER_LIST, WARNING, ParsedFile, Place, Problem, Text, refusal
+from tournaments.importers import chessresults, crheader, vega
+from tournaments.importers.base import WARNING, ParsedFile, Place, Problem, Text, refusal
 from tournaments.importers.spreadsheets import MAX_COLUMNS, MAX_ROWS, TOO_LARGE, Grid
 
 HTML_STARTS = (b"<!doctype html", b"<html", b"<table", b"<?xml", b"<head", b"<meta", b"<body", b"<!--")
 # The page's title lines: the tournament's name, then the view ("Starting rank crosstable").
 TITLE_TAGS = ("h1", "h2")
-BERGER = gettext_noop(
-    "a round-robin crosstable shows no rounds or colours: they are taken from the FIDE Berger tables by start number"
-)
 UNPLAYED = gettext_noop(
     "%(count)s games of round %(rounds)s are paired but have no result yet: they are left out, not counted as "
     "losses; import the page again when the results are in, or confirm the earlier rounds only"
-)
-NO_GAMES = gettext_noop(
-    "this page is chess-results' %(view)s: it holds no games, so it is read as a list of players only; "
-    "to import the results, save the 'Starting rank crosstable' page (or the 'Final Ranking crosstable') instead"
 )
 
 NO_TABLE = gettext_noop(
@@ -41,11 +34,6 @@ NO_TABLE = gettext_noop(
 VEGA_NO_GAMES = gettext_noop(
     "this page is Vega's %(view)s: it holds no games, so it is read as a list of players only; "
     "to import the results, save Vega's 'Cross table' page (for a round robin, 'Cross table by score') instead"
-)
-CYCLES = gettext_noop(
-    "each pair of players met %(cycles)s times: the first result in a cell is taken as the game of rounds "
-    "1 to %(per_cycle)s, the next one as the game of the next %(per_cycle)s rounds (the same Berger tables, "
-    "colours reversed in every second cycle)"
 )
 
 
@@ -131,7 +119,7 @@ def _header_lines(document, data_table) -> tuple[str, list[str]]:
         text = text_of(heading)
         if not text:
             continue
-        is_view = any(re.search(pattern, text.lower()) for _, pattern in chessresults.VIEWS)
+        is_view = any(re.search(pattern, text.lower()) for _, pattern in crheader.VIEWS)
         if name or is_view:
             lines.append(text)
         else:
@@ -162,10 +150,8 @@ def read_html(data: bytes, file_name: str) -> ParsedFile:
         raise refusal(NO_TABLE, Place(file_name), "no_table")
     table, rows = found
     name, header = _header_lines(document, table)
-    parsed = _read_table(file_name, name, header, rows)
-    if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
-        parsed.warn(NO_GAMES, Place(file_name), "no_games", view=parsed.details.get("view title") or parsed.view)
-    return parsed
+    # A ranking without games is warned about by chessresults.parse, naming the page to save.
+    return _read_table(file_name, name, header, rows)
 
 
 def _read_vega(document, file_name: str) -> ParsedFile:
@@ -178,9 +164,10 @@ def _read_vega(document, file_name: str) -> ParsedFile:
         parsed = _read_table(file_name, name, lines, rows)
         if view_title:
             parsed.details["view title"] = view_title
-        if parsed.content == PLAYER_LIST and parsed.view.startswith("ranking"):
-            # The standings (ranked by Pos) look like results and are not; a list of registered
-            # players is what it says, as chess-results' starting-rank list is.
+        if any(problem.code == "no_games" for problem in parsed.problems):
+            # The standings (ranked by Pos) look like results and are not: Vega's own page to save, not
+            # chess-results' (a list of registered players is what it says, and is not warned about).
+            parsed.problems = [problem for problem in parsed.problems if problem.code != "no_games"]
             parsed.warn(VEGA_NO_GAMES, Place(file_name), "no_games", view=view_title or parsed.view)
         return parsed
     grid = vega.grid(document, file_name)  # the Swiss crosstable; any other page is refused there
@@ -200,24 +187,11 @@ def _read_table(file_name: str, name: str, header: list[str], rows: list[list[st
         raise refusal(NO_TABLE, Place(file_name), "no_table")
     # chess-results' "Excel" download (HTML named .xls) has its header block in the table itself, one line a row.
     grid.rows += [(None, values) for values in rows[:first]]
-    table_header, body = rows[first], _player_rows(rows[first + 1 :])
-    columns = roundrobin.opponent_columns(table_header, len(body))
-    berger = columns is not None and roundrobin.is_round_robin(body, columns)
-    cycles = roundrobin.cycles(body, columns) if berger else 1
-    if berger and cycles * len(roundrobin.berger(len(body))) > MAX_COLUMNS:
-        # Cells of many results would make as many rounds: no tournament is that long.
-        raise refusal(TOO_LARGE, Place(file_name), "too_large")
-    if berger:
-        starts = _starts(table_header, body)
-        table_header, body = roundrobin.to_rounds(table_header, body, columns, starts)
-    grid.rows += [(number, values) for number, values in enumerate([table_header, *body], start=1)]
+    # Round-robin tables (one column per opponent) are turned into rounds by chessresults.parse, as for Excel.
+    grid.rows += [(number, values) for number, values in enumerate(rows[first:], start=1)]
     parsed = chessresults.parse([grid], file_name, "html")
     if name:
         parsed.name, parsed.places["name"] = name, Place(file_name)
-    if berger:
-        parsed.note(BERGER)
-    if cycles > 1:
-        parsed.note(CYCLES, cycles=cycles, per_cycle=len(roundrobin.berger(len(body))))
     _summarise_unfinished(parsed)
     return parsed
 
@@ -237,23 +211,3 @@ def _summarise_unfinished(parsed: ParsedFile) -> None:
         rounds=", ".join(str(r) for r in rounds),
     )
     parsed.problems.insert(parsed.problems.index(unfinished[0]), summary)
-
-
-def _player_rows(rows: list[list[str]]) -> list[list[str]]:
-    """The rows up to the first one without a name (the notes under the table)."""
-    players = []
-    for values in rows:
-        if not any(values):
-            if players:
-                break
-            continue
-        players.append(values)
-    return players
-
-
-def _starts(header: list[str], body: list[list[str]]) -> list[int] | None:
-    index = chessresults.find_columns(header).get("start")
-    if index is None:
-        return None
-    starts = [row[index] if index < len(row) else "" for row in body]
-    return [int(s) for s in starts] if all(s.isdigit() for s in starts) else None
