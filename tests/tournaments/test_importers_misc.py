@@ -366,3 +366,17 @@ def test_it_shows_the_unfinished_warning_in_the_preview(arbiter):
     upload = services.upload_create(user=arbiter, file_name="gros.trf", data=data)
     assert "unfinished_tournament" in [p["code"] for p in upload.problems]
     assert "names_split" in [p["code"] for p in upload.problems]
+
+
+def test_it_reads_a_pgn_that_opens_with_a_comment_and_refuses_one_without_players():
+    games = pgn_game("Adams, M", "Short, N", "1-0", "2024.03.01", rnd="1")
+    parsed = read_result_file("club.pgn", ("{ Collected by the club's secretary }\n\n" + games).encode())
+    assert (len(parsed.games), parsed.players[0].family_name, parsed.errors) == (1, "Adams", [])
+    # pgn-extract's opening book: a comment, then openings without players.
+    book = '{ ECO classifications }\n\n[ECO "A00"]\n[Opening "Polish"]\n\n1. b4 *\n\n[ECO "A01"]\n\n1. b3 *\n'
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file("eco.pgn", book.encode())
+    assert str(refused.value) == (
+        "eco.pgn: none of the 2 games in the PGN names its players (White and Black tags): it is not a "
+        "tournament's games (an opening book or a collection of positions?)"
+    )

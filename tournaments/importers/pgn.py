@@ -45,8 +45,20 @@ BYE_SIDE = ("bye",)  # stands for Vega's pseudo-player in a game's two sides
 PROGRESS_EVERY = 250  # games between two reports to `progress` (each is a database write on a worker)
 
 
+LEADING_COMMENT = re.compile(r"\A(?:\s*(?:\{[^}]*\}|;[^\n]*))*\s*")
+
+
+BLANK_TAGS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?", "Result": "*"}
+
+
+def _is_blank(game: chess.pgn.Game) -> bool:
+    """No tag of its own and no move: not a game."""
+    return game.next() is None and dict(game.headers) == BLANK_TAGS
+
+
 def looks_like_pgn(text: str) -> bool:
-    head = text.lstrip("\ufeff \t\r\n")[:2000]
+    # PGN allows a comment before the first game ("{ collected by ... }"), as pgn-extract writes.
+    head = LEADING_COMMENT.sub("", text.lstrip("\ufeff"), count=1)[:2000]
     return head.startswith("[") and bool(re.search(r'^\[\w+\s+"', head, re.M))
 
 
@@ -81,6 +93,8 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
             ) from None
         if game is None:
             break
+        if _is_blank(game):
+            continue  # a comment before the first game (or between games): python-chess reads it as one
         count += 1
         if count > MAX_GAMES:
             raise refusal(gettext_noop("more games than any tournament has"), Place(file_name), "too_large")
@@ -171,6 +185,18 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
 
     if count == 0:
         raise refusal(gettext_noop("no game found in the PGN"), Place(file_name), "no_games")
+    if not players and {p.code for p in parsed.errors} == {"no_name"}:
+        # Not one game names its players: an opening book or a collection of positions, whose
+        # thousands of "the White tag is empty" would hide what the file is.
+        raise refusal(
+            gettext_noop(
+                "none of the %(count)s games in the PGN names its players (White and Black tags): it is not a "
+                "tournament's games (an opening book or a collection of positions?)"
+            ),
+            Place(file_name),
+            "no_players",
+            count=count,
+        )
     raw_games = _rounds_from_dates(parsed, raw_games)
     warn_guessed(parsed, guessed)
     # Start numbers by rating, then name, as a starting-rank list orders them.
