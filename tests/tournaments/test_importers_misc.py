@@ -380,3 +380,31 @@ def test_it_reads_a_pgn_that_opens_with_a_comment_and_refuses_one_without_player
         "eco.pgn: none of the 2 games in the PGN names its players (White and Black tags): it is not a "
         "tournament's games (an opening book or a collection of positions?)"
     )
+
+
+def test_it_refuses_a_swiss_perfect_zip_of_three_tournaments_files():
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        archive.writestr("gonzaga.trn", example("sp-gonzaga-2010.trn"))
+        archive.writestr("other.sco", example("sp-gonzaga-2010.sco"))
+        archive.writestr("readme.txt", b"not a table")  # other files in the zip do not matter
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file("mixed.zip", data.getvalue())
+    assert str(refused.value) == (
+        "mixed.zip: the files in the zip belong to different tournaments (gonzaga.trn, other.sco): a Swiss "
+        "Perfect tournament's .trn, .sco and .ini have the same name"
+    )
+
+
+def test_it_reads_krause_results_without_an_opponent_as_byes():
+    lines = [
+        trf_player(1, "Griffiths,Ryan", points="1.5", rounds=[("0000", "-", "="), (2, "b", "1")]),
+        trf_player(2, "Hotak,Marian", points="1.0", rounds=[("0000", "-", "1"), (1, "w", "0")]),
+    ]
+    parsed = read_result_file("gonzaga.tab", trf(lines))
+    assert not parsed.errors and "points_differ" not in codes(parsed)
+    assert sorted((g.round, g.white, g.result, g.kind) for g in parsed.games if g.black is None) == [
+        (1, 1, "1/2-1/2", "half_bye"),
+        (1, 2, "1-0", "bye"),
+    ]
+    assert any("as older Krause files write byes" in str(note) for note in parsed.notes)

@@ -51,8 +51,9 @@ def _members(data: bytes) -> dict[str, zipfile.ZipInfo] | None:
 
 def is_native_zip(data: bytes) -> bool:
     members = _members(data)
-    # Either table names the upload as Swiss Perfect's, so a missing one gets its own message.
-    return members is not None and bool({"trn", "sco"} & set(members))
+    # Either table (or the settings alone) names the upload as Swiss Perfect's, so a missing one gets
+    # its own message rather than "not an Excel workbook".
+    return members is not None and bool({"trn", "sco", "ini"} & set(members))
 
 
 def dbf_fields(data: bytes) -> list[tuple[str, int]]:
@@ -109,6 +110,20 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
             gettext_noop("a Swiss Perfect zip must hold the .trn and .sco files (and the .ini)"),
             Place(file_name),
             "sp_missing",
+        )
+    tables = [members[ext] for ext in ("trn", "sco", "ini") if ext in members]
+    stems = {info.filename.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower() for info in tables}
+    if len(stems) > 1:
+        # Swiss Perfect names a tournament's three files alike; a table of another tournament would
+        # pair this one's players by the other's player IDs.
+        raise refusal(
+            gettext_noop(
+                "the files in the zip belong to different tournaments (%(names)s): a Swiss Perfect tournament's "
+                ".trn, .sco and .ini have the same name"
+            ),
+            Place(file_name),
+            "sp_mixed",
+            names=", ".join(sorted(info.filename for info in tables)),
         )
     archive = zipfile.ZipFile(io.BytesIO(data))
     if any(info.file_size > MAX_MEMBER for info in members.values()):

@@ -59,6 +59,13 @@ def _field(line: str, first: int, last: int) -> str:
     return line[first - 1 : last]
 
 
+KRAUSE_BYES = {"=": "H", "1": "F", "0": "Z"}
+KRAUSE_BYE_NOTE = gettext_noop(
+    'Results without an opponent ("0000 - =", "0000 - 1", "0000 - 0"), as older Krause files write byes, '
+    "are read as half-point, full-point and zero-point byes; the points column is compared with them."
+)
+
+
 def parse(data: bytes, file_name: str) -> ParsedFile:
     text = decode(data)
     parsed = ParsedFile(file_name, "trf", view="TRF16")
@@ -326,6 +333,11 @@ def _player(parsed: ParsedFile, line: str, place: Place, cells, guessed: list[st
         if opponent == 0:
             # 0000: a bye or an absence; '+' alone is a bye, '-' alone an absence.
             code = {"+": "F", "-": "Z", "": "Z"}.get(code, code)
+            if code in KRAUSE_BYES:
+                # Irish Krause files write a bye as a result without an opponent: "0000 - =".
+                code = KRAUSE_BYES[code]
+                if not any(note.msgid == KRAUSE_BYE_NOTE for note in parsed.notes):
+                    parsed.note(KRAUSE_BYE_NOTE)
             if code not in BYE_CODES:
                 parsed.error(gettext_noop("result '%(code)s' without an opponent"), cell_place, "bad_code", code=code)
                 continue
