@@ -11,7 +11,7 @@ import pytest
 
 from tests.tournaments.files import example
 from tournaments.importers import read_result_file, sniff
-from tournaments.importers.base import BYE, FORFEIT, HALF_BYE, PLAYER_LIST, RESULTS
+from tournaments.importers.base import BYE, FORFEIT, HALF_BYE, PLAYER_LIST, RESULTS, ResultFileError
 from tournaments.importers.roundrobin import berger
 
 ARAD = "cr-arad-open-2026-crosstable.html"
@@ -238,6 +238,27 @@ def test_it_refuses_a_web_page_without_a_crosstable():
     with pytest.raises(Exception) as caught:
         read_result_file("news.xls", page)
     assert "has no table with a 'Name' column" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "cr-frome-2026-not-paired.html",
+            "this file is chess-results' not paired: it names the players who sat rounds out, not the games; save "
+            "the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead",
+        ),
+        (
+            "cr-frome-2026-round-1-pairings.html",
+            "this file is chess-results' Pairings/Results: it holds the games of one round only, not the "
+            "tournament; save the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead",
+        ),
+    ],
+)
+def test_it_refuses_pages_without_the_games_naming_the_export_to_save(name, message):
+    with pytest.raises(ResultFileError) as refused:
+        read_result_file(name, example(name))
+    assert [(p.code, p.message) for p in refused.value.problems] == [("no_games", message)]
 
 
 def test_it_reads_a_page_in_its_own_charset_with_accented_and_cyrillic_names():

@@ -49,14 +49,26 @@ VIEWS = (
         gettext_noop("team composition"),
         r"team-? ?composition|mannschaftsaufstellung|состав(?:ы)? команд|composição das equipas|composición de equipos",
     ),
+    (
+        gettext_noop("players not paired"),
+        r"^not paired|^nicht ausgelost|^не спарен|^não emparceirad|^no emparejad",
+    ),
     (gettext_noop("alphabetical list"), r"alphabetical list|alphabetische liste|алфавитный список|lista alfab[ée]tica"),
     (gettext_noop("starting-rank list"), r"starting rank|startrangliste|стартовый лист|ranking inicial|lista inicial"),
-    (gettext_noop("ranking list"), r"final ranking|ranking list|endstand|rangliste|итоговое положение|classificação"),
+    (
+        gettext_noop("ranking list"),
+        r"final ranking|ranking list|rank after round|endstand|rangliste|итоговое положение|положение после|"
+        r"classificação",
+    ),
 )
 # Views that hold no player list this site could register either: refused, naming the export to save instead.
 REFUSED_VIEWS = {
     "pairings of a round": gettext_noop(
         "this file is chess-results' %(view)s: it holds the games of one round only, not the tournament; save "
+        "the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead"
+    ),
+    "players not paired": gettext_noop(
+        "this file is chess-results' %(view)s: it names the players who sat rounds out, not the games; save "
         "the 'Starting rank crosstable' or the 'Ranking crosstable' as Excel instead"
     ),
     "team composition": gettext_noop(

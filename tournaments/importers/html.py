@@ -147,11 +147,22 @@ def read_html(data: bytes, file_name: str) -> ParsedFile:
         return _read_vega(document, file_name)
     found = next(((table, rows) for table, rows in tables(document, file_name) if _is_crosstable(rows)), None)
     if found is None:
+        _refuse_view_without_games(document, file_name)
         raise refusal(NO_TABLE, Place(file_name), "no_table")
     table, rows = found
     name, header = _header_lines(document, table)
     # A ranking without games is warned about by chessresults.parse, naming the page to save.
     return _read_table(file_name, name, header, rows)
+
+
+def _refuse_view_without_games(document, file_name: str) -> None:
+    """A page whose title names a view without the tournament's games (a round's pairings, the
+    players not paired) is refused naming the page to save, not as "no table"."""
+    for heading in document.xpath("//h1|//h2|//h3"):
+        text = " ".join(heading.text_content().split())
+        view = crheader.view_of(text)
+        if view in crheader.REFUSED_VIEWS:
+            raise refusal(crheader.REFUSED_VIEWS[view], Place(file_name), "no_games", view=text)
 
 
 def _read_vega(document, file_name: str) -> ParsedFile:
