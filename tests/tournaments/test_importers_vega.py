@@ -348,3 +348,13 @@ def test_it_refuses_vega_s_team_crosstables_naming_what_to_upload():
         "crosstableteam.html: this is Vega's team crosstable: it holds the teams' match points, not the players' "
         "games; upload the tournament's FIDE report (TRF) exported from Vega instead"
     )
+
+
+def test_it_refuses_a_vega_crosstable_without_headings_as_no_crosstable():
+    page = (
+        "<html><head><meta name='Vega' content='Windows'></head><body><table><tr><td>1 Smith,Anna</td>"
+        "<td><div class='res'>1</div><div class='cw'>2</div></td></tr></table></body></html>"
+    )
+    with pytest.raises(Exception) as caught:
+        read_result_file("cross.html", page.encode())
+    assert "no table with a 'Name' column" in str(caught.value)

@@ -189,7 +189,11 @@ def _read_vega(document, file_name: str) -> ParsedFile:
         return parsed
     if kind == "team":
         raise refusal(vega.TEAMS, Place(file_name), "team_crosstable")
+    if kind == "crosstable" and not vega.has_headings(document):
+        raise refusal(NO_TABLE, Place(file_name), "no_table")
     grid, lost_by_both = vega.grid(document, file_name)  # the Swiss crosstable; any other page is refused there
+    if len(grid.rows) > MAX_ROWS or any(len(values) > MAX_COLUMNS for _, values in grid.rows):
+        raise refusal(TOO_LARGE, Place(file_name), "too_large")
     parsed = chessresults.parse([grid], file_name, "html")
     parsed.view = parsed.view or "starting-rank crosstable"
     for row, rnd, number, other in lost_by_both:

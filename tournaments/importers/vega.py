@@ -190,8 +190,14 @@ def _span(cell) -> int:
 
 
 def _spread(cells) -> list:
-    """The cells of a row by column: a cell spanning two columns stands in both."""
-    return [cell for cell in cells for _ in range(_span(cell))]
+    """The cells of a row by column: a cell spanning two columns stands in both. Past MAX_COLUMNS the
+    row is cut (one more, for the caller to refuse it as too large)."""
+    spread: list = []
+    for cell in cells:
+        spread += [cell] * _span(cell)
+        if len(spread) > MAX_COLUMNS:
+            return spread[: MAX_COLUMNS + 1]
+    return spread
 
 
 def crosstable_columns(table) -> tuple[dict[str, int], list[tuple[int, int]]]:
@@ -209,6 +215,13 @@ def crosstable_columns(table) -> tuple[dict[str, int], list[tuple[int, int]]]:
     return columns, rounds
 
 
+def has_headings(document) -> bool:
+    """The crosstable's headings name the player and at least one round."""
+    table = _first(document, "//table[.//div[@class='res']]")
+    columns, rounds = crosstable_columns(table) if table is not None else ({}, [])
+    return "player" in columns and bool(rounds)
+
+
 def is_team_table(table) -> bool:
     columns, _ = crosstable_columns(table)
     return "team" in columns and "player" not in columns
@@ -217,7 +230,7 @@ def is_team_table(table) -> bool:
 def _flag(cell) -> str:
     """The federation of a flag-only cell: the image's alt text, else the flag file's name
     (`./flag/aus.png`, whose alt is only "flag")."""
-    for image in cell.xpath(".//img"):
+    for image in cell.xpath(".//img") if cell is not None else []:
         alt = (image.get("alt") or "").strip()
         if alt and alt.lower() != "flag":
             return alt
