@@ -218,3 +218,143 @@ def test_it_refuses_a_round_robin_whose_cells_would_make_hundreds_of_rounds():
     with pytest.raises(Exception) as caught:
         read_result_file("club-double.html", page)
     assert "far larger than a tournament can be" in str(caught.value)
+
+
+# Two Vega Swiss crosstables whose columns differ from the crosstable above: Vega 2025's "Cross table by
+# score" (rank order, the player's start number, title and rating in boxes of his cell, opponents named by
+# their row) and an older crosstable with no Origin column, whose byes stood where the points were read.
+BY_SCORE = "vega-western-swiss-2025-crosstable-by-score.html"
+RAPID = "vega-rapid-1-2024-crosstable.html"
+
+
+def cell_texts(name: str) -> list[list[str]]:
+    document = lxml.html.document_fromstring(example(name))
+    return [
+        [re.sub(r"\s+", " ", td.text_content()).strip() for td in tr.xpath("td")] for tr in document.xpath("//tr[td]")
+    ]
+
+
+def games_on_the_page(rows: list[list[str]], first_round: int) -> int:
+    """Every game is printed in both players' rows, a bye in one."""
+    cells = [cell for row in rows for cell in row[first_round : first_round + 5] if cell]
+    byes = sum("BYE" in cell for cell in cells)
+    return byes + (len(cells) - byes) // 2
+
+
+def game(parsed, rnd: int, number: int):
+    return next(g for g in parsed.games if g.round == rnd and number in (g.white, g.black))
+
+
+def test_it_reads_vega_s_2025_cross_table_by_score_in_rank_order():
+    parsed = read(BY_SCORE)
+    assert parsed.content == RESULTS and parsed.problems == []
+    assert (parsed.name, parsed.view, parsed.rounds) == ("2025 Hobsons Bay Western Swiss", "ranking crosstable", 5)
+    rows = cell_texts(BY_SCORE)  # "#" (the rank), the player ("Nowak,Ruben 1 - 1409"), Pts, rounds 1-5, tie-breaks
+    boxes = [re.fullmatch(r"(.+) (\d+) (\S+) (\d+)", row[1]).groups() for row in rows]
+    assert len(parsed.players) == len(rows) == 16
+    assert [p.rank for p in parsed.players] == [int(row[0]) for row in rows] == list(range(1, 17))
+    assert [p.start_number for p in parsed.players] == [int(box[1]) for box in boxes]
+    assert [p.rating for p in parsed.players] == [int(box[3]) or None for box in boxes]
+    assert [f"{p.family_name},{p.given_names}" for p in parsed.players] == [box[0].replace(", ", ",") for box in boxes]
+    assert [p.points for p in parsed.players] == [Decimal(row[2]) for row in rows]
+    assert earned(parsed) == {p.start_number: p.points for p in parsed.players}
+    assert len(parsed.games) == games_on_the_page(rows, 3) == 40
+    assert Counter(g.kind for g in parsed.games) == {PLAYED: 30, "forfeit": 6, "half_bye": 3, "bye": 1}
+    # Nowak (rank 1) won in round 1 against the row 10 ("110"): Majety, start number 9, not start number 10.
+    first = game(parsed, 1, 1)
+    assert {first.white, first.black} == {1, 9} and first.points(1) == 1
+    # Martin (start 2, rank 5): absent in round 1, "½ BYE" in round 2; Annapureddy (3): "1 BYE" in round 3.
+    assert not [g for g in parsed.games if g.round == 1 and 2 in (g.white, g.black)]
+    assert (game(parsed, 2, 2).kind, game(parsed, 2, 2).result) == ("half_bye", "1/2-1/2")
+    assert (game(parsed, 3, 3).kind, game(parsed, 3, 3).black) == ("bye", None)
+
+
+def test_it_reads_the_byes_and_withdrawn_players_of_an_older_vega_crosstable():
+    parsed = read(RAPID)
+    assert parsed.content == RESULTS and parsed.problems == []
+    assert (parsed.name, parsed.view, parsed.rounds) == ("Rapid 1 2024", "starting-rank crosstable", 5)
+    rows = cell_texts(RAPID)  # the player ("9 Liu,Tina (W)"), Rtg, Fed (a flag), Pts, rounds 1-5
+    assert len(parsed.players) == len(rows) == 14
+    assert [p.start_number for p in parsed.players] == [int(row[0].split()[0]) for row in rows] == list(range(1, 15))
+    assert [p.rating for p in parsed.players] == [int(row[1]) or None for row in rows]
+    assert [p.points for p in parsed.players] == [Decimal(row[3]) for row in rows]
+    assert earned(parsed) == {p.start_number: p.points for p in parsed.players}
+    assert len(parsed.games) == games_on_the_page(rows, 4) == 34
+    # "(W)" marks the withdrawn, no part of the name; their rounds after withdrawing are empty: no game.
+    assert [(p.family_name, p.given_names) for p in parsed.players[8:10]] == [("Liu", "Tina"), ("Nicdao", "Joseph")]
+    assert sorted(g.round for g in parsed.games if 10 in (g.white, g.black)) == [1, 2, 3]
+    assert {p.country for p in parsed.players} == {"VIC", "AUS"}
+    # Nguyen's "½ BYE" of round 1 is a half-point bye (it was once read as his points); Liu's "1BYE" a bye.
+    assert (game(parsed, 1, 4).kind, game(parsed, 4, 9).kind) == ("half_bye", "bye")
+    forfeit = game(parsed, 5, 5)
+    assert (forfeit.kind, {forfeit.white, forfeit.black}, forfeit.points(13)) == ("forfeit", {5, 13}, 1)
+
+
+def _old_vega_page(rows: str) -> bytes:
+    """Vega's older template (<meta name="Vega">): the title in its own T column, the name under NAME."""
+    head = "<tr><th>Pos</th><th>T</th><th>NAME</th><th>Rtg</th><th>Fed</th><th>Pts</th><th>1</th><th>2</th></tr>"
+    return (
+        "<html><head><meta name='Vega' content='Windows'><title>Club Cup</title></head><body>"
+        f"<h2>Club Cup</h2><h4>Cross Table at round 2</h4><table>{head}{rows}</table></body></html>"
+    ).encode()
+
+
+def _old_vega_row(pos: int, start: int, title: str, name: str, points: str, *cells: str) -> str:
+    parts = "".join(
+        f"<td><div class='res'>{c[0]}</div><div class='{c[1:3]}'>{c[3:]}</div></td>" if c else "<td></td>"
+        for c in cells
+    )
+    return (
+        f"<tr><td>{pos}</td><td>{title}</td><td><a href='playercard.html#{start}'>{name}</a></td><td>0</td>"
+        f"<td><img src='flag/vic.png' alt='VIC'></td><td class='score'>{points}</td>{parts}</tr>"
+    )
+
+
+def test_it_reads_a_game_vega_shows_lost_by_both_as_no_game_and_says_so():
+    # Rank order, opponents by row: row 1 is start number 3, row 4 start number 1. Round 2, rows 3 and 4: 0-0.
+    page = _old_vega_page(
+        _old_vega_row(1, 3, "CM", "Коваль,Иван", "2", "1cw4", "1cb2")
+        + _old_vega_row(2, 2, "", "Smith,Anna", "1", "1cb3", "0cw1")
+        + _old_vega_row(3, 4, "", "Lee,Tom", "0", "0cw2", "0cw4")
+        + _old_vega_row(4, 1, "", "Brown,Al", "0", "0cb1", "0cb3")
+    )
+    parsed = read_result_file("club-cup.html", page)
+    assert not parsed.errors and parsed.view == "ranking crosstable"
+    assert [(p.rank, p.start_number, p.title, p.family_name, p.rating) for p in parsed.players] == [
+        (1, 3, "CM", "Коваль", None),
+        (2, 2, "", "Smith", None),
+        (3, 4, "", "Lee", None),
+        (4, 1, "", "Brown", None),
+    ]
+    assert earned(parsed) == {p.start_number: p.points for p in parsed.players}
+    lost = game(parsed, 2, 4)
+    assert (lost.white, lost.black, lost.result, lost.kind) == (4, 1, "0-0", "forfeit")
+    assert [str(p) for p in parsed.problems] == [
+        "club-cup.html, row 4, round 2: Vega shows the game 4 – 1 as lost by both (0-0): it is read as a game not "
+        "played, no point for either and not rated"
+    ]
+
+
+def test_it_refuses_vega_s_team_crosstables_naming_what_to_upload():
+    head = "<tr><th>N</th><th>Team</th><th colspan='2'>Fed</th><th>Pts</th><th>1</th></tr>"
+    row = (
+        "<tr><td>1</td><td>HBCC A</td><td>AUS</td><td></td><td class='score'>2</td>"
+        "<td><div class='res'>2</div><div class='cw'>2</div></td></tr>"
+    )
+    page = f"<html><head><meta name='author' content='www.vegaresult.com'></head><body><table>{head}{row}</table>"
+    with pytest.raises(Exception) as caught:
+        read_result_file("crosstableteam.html", page.encode())
+    assert str(caught.value) == (
+        "crosstableteam.html: this is Vega's team crosstable: it holds the teams' match points, not the players' "
+        "games; upload the tournament's FIDE report (TRF) exported from Vega instead"
+    )
+
+
+def test_it_refuses_a_vega_crosstable_without_headings_as_no_crosstable():
+    page = (
+        "<html><head><meta name='Vega' content='Windows'></head><body><table><tr><td>1 Smith,Anna</td>"
+        "<td><div class='res'>1</div><div class='cw'>2</div></td></tr></table></body></html>"
+    )
+    with pytest.raises(Exception) as caught:
+        read_result_file("cross.html", page.encode())
+    assert "no table with a 'Name' column" in str(caught.value)

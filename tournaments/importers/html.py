@@ -16,7 +16,7 @@ import lxml.html
 from django.utils.translation import gettext_noop
 
 from tournaments.importers import chessresults, crheader, vega
-from tournaments.importers.base import WARNING, ParsedFile, Place, Problem, Text, refusal
+from tournaments.importers.base import WARNING, ParsedFile, Place, Problem, Text, at_round, refusal
 from tournaments.importers.spreadsheets import MAX_COLUMNS, MAX_ROWS, TOO_LARGE, Grid
 
 HTML_STARTS = (b"<!doctype html", b"<html", b"<table", b"<?xml", b"<head", b"<meta", b"<body", b"<!--")
@@ -34,6 +34,10 @@ NO_TABLE = gettext_noop(
 VEGA_NO_GAMES = gettext_noop(
     "this page is Vega's %(view)s: it holds no games, so it is read as a list of players only; "
     "to import the results, save Vega's 'Cross table' page (for a round robin, 'Cross table by score') instead"
+)
+DOUBLE_LOSS = gettext_noop(
+    "Vega shows the game %(number)s – %(other)s as lost by both (0-0): it is read as a game not played, "
+    "no point for either and not rated"
 )
 
 
@@ -181,9 +185,19 @@ def _read_vega(document, file_name: str) -> ParsedFile:
             parsed.problems = [problem for problem in parsed.problems if problem.code != "no_games"]
             parsed.warn(VEGA_NO_GAMES, Place(file_name), "no_games", view=view_title or parsed.view)
         return parsed
-    grid = vega.grid(document, file_name)  # the Swiss crosstable; any other page is refused there
+    if kind == "team":
+        raise refusal(vega.TEAMS, Place(file_name), "team_crosstable")
+    if kind == "crosstable" and not vega.has_headings(document):
+        raise refusal(NO_TABLE, Place(file_name), "no_table")
+    grid, lost_by_both = vega.grid(document, file_name)  # the Swiss crosstable; any other page is refused there
+    if len(grid.rows) > MAX_ROWS or any(len(values) > MAX_COLUMNS for _, values in grid.rows):
+        raise refusal(TOO_LARGE, Place(file_name), "too_large")
     parsed = chessresults.parse([grid], file_name, "html")
     parsed.view = parsed.view or "starting-rank crosstable"
+    for row, rnd, number, other in lost_by_both:
+        parsed.warn(
+            DOUBLE_LOSS, Place(file_name, row=row, detail=at_round(rnd)), "double_loss", number=number, other=other
+        )
     return parsed
 
 
