@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections import defaultdict
+from decimal import Decimal
 from pathlib import Path
 
 import openpyxl
@@ -18,6 +20,17 @@ def example(name: str) -> bytes:
 
 
 trf_player = format_player_line
+
+
+def earned(parsed) -> defaultdict[int, Decimal]:
+    """Every player's points from the games and byes read (0 for a player without any): what a test
+    compares with the file's own points column."""
+    points: defaultdict[int, Decimal] = defaultdict(Decimal, {p.start_number: Decimal(0) for p in parsed.players})
+    for game in parsed.games:
+        for number in (game.white, game.black):
+            if number is not None:
+                points[number] += game.points(number)
+    return points
 
 
 def trf(lines: list[str], newline: str = "\n", header: list[str] | None = None) -> bytes:

@@ -5,7 +5,7 @@ The Keshmat files are real exports (examples/README.md); the other views are bui
 layout chess-results gives them, since no freely licensed real file of those views was found."""
 
 import io
-from collections import Counter, defaultdict
+from collections import Counter
 from decimal import Decimal
 
 import openpyxl
@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
-from tests.tournaments.files import EXAMPLES, example, xlsx
+from tests.tournaments.files import EXAMPLES, earned, example, xlsx
 from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import PLAYER_LIST, RESULTS, ResultFileError
 from tournaments.models import Tournament, Upload
@@ -27,15 +27,6 @@ FOOTER = [[], ["You find all details to this tournament under  https://chess-res
 
 def read(name: str, data: bytes | None = None):
     return read_result_file(name, example(name) if data is None else data)
-
-
-def earned(parsed) -> dict[int, Decimal]:
-    points: dict[int, Decimal] = defaultdict(Decimal)
-    for game in parsed.games:
-        points[game.white] += game.points(game.white)
-        if game.black is not None:
-            points[game.black] += game.points(game.black)
-    return points
 
 
 def file_table(name: str) -> list[dict]:

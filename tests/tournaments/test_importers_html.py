@@ -9,7 +9,7 @@ from decimal import Decimal
 import lxml.html
 import pytest
 
-from tests.tournaments.files import example
+from tests.tournaments.files import earned, example
 from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import BYE, FORFEIT, HALF_BYE, PLAYER_LIST, RESULTS, ResultFileError
 from tournaments.importers.roundrobin import berger
@@ -23,15 +23,6 @@ VEGA = "vega-best-in-the-west-2025-crosstable.html"
 
 def read(name: str, as_name: str | None = None):
     return read_result_file(as_name or name, example(name))
-
-
-def earned(parsed) -> dict[int, Decimal]:
-    points = {p.start_number: Decimal(0) for p in parsed.players}
-    for game in parsed.games:
-        for number in (game.white, game.black):
-            if number is not None:
-                points[number] += game.points(number)
-    return points
 
 
 def page_column(name: str, header: str) -> dict[int, str]:

@@ -3,14 +3,14 @@
 import datetime
 import io
 import zipfile
-from collections import Counter, defaultdict
+from collections import Counter
 from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group
 
 from players.models import Player
-from tests.tournaments.files import example, trf, trf_player, xlsx
+from tests.tournaments.files import earned, example, trf, trf_player, xlsx
 from tournaments import services
 from tournaments.importers import ResultFileError, read_result_file, sniff
 from tournaments.importers.dates import parse_date, two_digit_order
@@ -19,15 +19,6 @@ from tournaments.models import Tournament, Upload
 
 def codes(parsed):
     return [p.code for p in parsed.problems]
-
-
-def earned(parsed):
-    points = defaultdict(Decimal)
-    for game in parsed.games:
-        points[game.white] += game.points(game.white)
-        if game.black is not None:
-            points[game.black] += game.points(game.black)
-    return points
 
 
 def pgn_game(white, black, result, date, rnd="?", event="Club Open"):

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from tests.base import ArbiterTestCase
 from tests.players.factories import PlayerFactory
-from tests.tournaments.files import example
+from tests.tournaments.files import earned, example
 from tournaments import services
 from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import ResultFileError
@@ -35,15 +35,6 @@ FILES = (
 
 def read(name):
     return read_result_file(name, example(name))
-
-
-def points(parsed):
-    earned = defaultdict(Decimal)
-    for game in parsed.games:
-        earned[game.white] += game.points(game.white)
-        if game.black is not None:
-            earned[game.black] += game.points(game.black)
-    return earned
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -92,15 +83,15 @@ def test_it_imports_every_round_of_the_circuito_sesc():
     # Round 5, 1b 00 ff ff 09 00: 27 had the bye, one point.
     bye = next(g for g in parsed.games if g.round == 5 and g.white == 27)
     assert (bye.black, bye.result, bye.kind) == (None, "1-0", "bye")
-    earned = points(parsed)
-    assert (earned[4], earned[22], earned[7], earned[1], earned[2]) == (
+    won = earned(parsed)
+    assert (won[4], won[22], won[7], won[1], won[2]) == (
         6,
         Decimal("5.5"),
         Decimal("5.5"),
         Decimal("4.5"),
         0,
     )
-    assert sum(earned.values()) == 86 + 3 + 3  # a point per game and per forfeit or bye
+    assert sum(won.values()) == 86 + 3 + 3  # a point per game and per forfeit or bye
     # 2, 3 and 24 are listed but absent every round.
     assert sorted(p.code for p in parsed.warnings) == ["no_played_game"] * 3
 
@@ -146,8 +137,8 @@ def test_it_imports_the_elllobregat_open_with_its_accents():
     for rnd in range(1, 10):
         named = [n for g in parsed.games if g.round == rnd for n in (g.white, g.black) if n is not None]
         assert sorted(named) == list(range(1, 211))
-    earned = points(parsed)
-    assert (earned[3], earned[1], earned[2], earned[4]) == (Decimal("7.5"), 7, Decimal("6.5"), 6)
+    won = earned(parsed)
+    assert (won[3], won[1], won[2], won[4]) == (Decimal("7.5"), 7, Decimal("6.5"), 6)
     assert not parsed.problems
 
 
@@ -177,7 +168,7 @@ def test_it_imports_the_feldkirch_round_robin_with_its_free_rounds_and_umlauts()
     # Four games of the season have no result yet: left out, each named.
     assert [p.code for p in parsed.warnings] == ["unfinished"] * 4
     assert Counter(g.kind for g in parsed.games) == {"played": 32, "unplayed": 9}
-    assert points(parsed)[6] == 7
+    assert earned(parsed)[6] == 7
 
 
 def test_it_imports_the_six_player_round_robin():
@@ -187,9 +178,9 @@ def test_it_imports_the_six_player_round_robin():
     # Round 1, 02 00 05 00 04 00: 2 won by forfeit against 5.
     forfeit = next(g for g in parsed.games if g.round == 1 and g.white == 2)
     assert (forfeit.black, forfeit.result, forfeit.kind) == (5, "1-0", "forfeit")
-    earned = points(parsed)
-    assert [earned[n] for n in range(1, 7)] == [2, Decimal("3.5"), Decimal("2.5"), Decimal("4.5"), Decimal("2.5"), 0]
-    assert sum(earned.values()) == 15
+    won = earned(parsed)
+    assert [won[n] for n in range(1, 7)] == [2, Decimal("3.5"), Decimal("2.5"), Decimal("4.5"), Decimal("2.5"), 0]
+    assert sum(won.values()) == 15
     assert not parsed.problems
 
 
@@ -203,8 +194,8 @@ def test_it_rates_the_board_games_of_the_team_swiss():
     # Round 3, 00 00 3f 00 05 00: the white board was empty; 63 wins without a game.
     empty = next(g for g in parsed.games if g.round == 3 and g.white == 63)
     assert (empty.black, empty.result, empty.kind) == (None, "1-0", "bye")
-    earned = points(parsed)
-    assert (earned[4], earned[71], earned[1]) == (Decimal("5.5"), Decimal("5.5"), 0)
+    won = earned(parsed)
+    assert (won[4], won[71], won[1]) == (Decimal("5.5"), Decimal("5.5"), 0)
     assert not parsed.errors
 
 
@@ -283,9 +274,9 @@ def test_it_imports_the_russian_blitz_with_its_cyrillic_names_and_patronymics():
     # 11 rounds of 7 boards, all played: 77 points shared, every player once a round.
     assert Counter(g.kind for g in parsed.games) == {"played": 77}
     assert every_player_once_a_round(parsed)
-    earned = points(parsed)
-    assert sum(earned.values()) == 77
-    assert (earned[1], earned[2], earned[14]) == (11, 10, Decimal("0.5"))
+    won = earned(parsed)
+    assert sum(won.values()) == 77
+    assert (won[1], won[2], won[14]) == (11, 10, Decimal("0.5"))
     assert not parsed.problems
 
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 import lxml.html
 import pytest
 
-from tests.tournaments.files import example
+from tests.tournaments.files import earned, example
 from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import PLAYED, PLAYER_LIST, RESULTS
 
@@ -28,15 +28,6 @@ def page_rows(name: str) -> list[list[str]]:
     return [
         [re.sub(r"\s+", " ", td.text_content()).strip() for td in tr.xpath("td")] for tr in table.xpath("tbody/tr[td]")
     ]
-
-
-def earned(parsed) -> dict[int, Decimal]:
-    points = {p.start_number: Decimal(0) for p in parsed.players}
-    for game in parsed.games:
-        for number in (game.white, game.black):
-            if number is not None:
-                points[number] += game.points(number)
-    return points
 
 
 def test_it_sniffs_the_vega_pages_as_html():
