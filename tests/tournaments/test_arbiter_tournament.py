@@ -56,7 +56,7 @@ class ArbiterTournamentTestCase(BaseTestCase):
             assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
         assert not self.tournament.co_arbiters.exists()
 
-    def test_a_named_co_arbiter_sees_it_but_names_nobody(self):
+    def test_it_shows_a_named_co_arbiter_the_tournament_but_lets_him_name_nobody(self):
         self.login(self.arbiter)
         response = self.client.post(self.url, {"username": "Other_Arbiter"})
         self.assertRedirects(response, self.url)
@@ -72,7 +72,7 @@ class ArbiterTournamentTestCase(BaseTestCase):
         assert self.client.post(self.url, {"remove": self.other_arbiter.pk}).status_code == 403
         assert self.tournament.co_arbiters.exists()
 
-    def test_only_arbiters_can_be_named_once(self):
+    def test_it_names_only_arbiters_and_each_once(self):
         self.login(self.arbiter)
         for username, message in (
             ("parent", "No arbiter has the user name parent"),
@@ -84,7 +84,7 @@ class ArbiterTournamentTestCase(BaseTestCase):
         response = self.client.post(self.url, {"username": "other_arbiter"})
         self.assertContains(response, "co-arbiter already", status_code=400)
 
-    def test_the_chief_or_the_federation_removes_a_co_arbiter(self):
+    def test_it_lets_the_chief_or_the_federation_remove_a_co_arbiter(self):
         self.tournament.co_arbiters.add(self.other_arbiter)
         self.login(self.staff)
         assert self.client.get(self.url).status_code == 200
@@ -94,7 +94,7 @@ class ArbiterTournamentTestCase(BaseTestCase):
         self.login(self.other_arbiter)
         assert self.client.get(self.url).status_code == 404
 
-    def test_a_bad_remove_value_is_a_clear_error_and_changes_nothing(self):
+    def test_it_answers_a_bad_remove_value_with_a_clear_error_and_changes_nothing(self):
         self.tournament.co_arbiters.add(self.other_arbiter)
         self.login(self.arbiter)
         for value in ("abc", "", "-1", "0", "1.5", "9" * 30, str(self.player_user.pk)):

@@ -59,7 +59,7 @@ def test_it_looks_like_a_federation():
         assert max(seen.values()) == 1  # nobody plays twice in a round
 
 
-def test_every_round_robin_pairs_everyone_once():
+def test_it_pairs_everyone_once_in_every_round_robin():
     for count in (6, 7, 10, 11, 12):
         rounds = generator.round_robin(count)
         met = Counter(frozenset((w, b)) for pairs in rounds for w, b in pairs if b is not None)
@@ -67,7 +67,7 @@ def test_every_round_robin_pairs_everyone_once():
 
 
 @pytest.mark.django_db
-def test_the_command_writes_it_and_the_history_rates():
+def test_it_writes_the_history_by_the_command_and_rates_it():
     call_command("generate_federation", players=300, tournaments=12, seed=3, rate=True, stdout=io.StringIO())
     plan = generator.federation(players=300, tournaments=12, seed=3)
     assert Player.objects.count() == 300
