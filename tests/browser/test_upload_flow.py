@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group, Permission
 
 from players.models import Player
 from tests.players.factories import PlayerFactory
-from tests.tournaments.files import trf, trf_player
+from tests.tournaments.files import example, trf, trf_player
 from tournaments.models import Tournament, Upload
 from tournaments.roles import ensure_roles
 
@@ -107,3 +107,23 @@ def test_it_follows_a_large_file_read_by_a_worker_until_the_preview_shows(page, 
     worker_uploads.upload_parse(upload_id=queued[0])
     page.wait_for_selector("#crosstable", timeout=15_000)
     assert "40 players · 600 games in 30 rounds" in page.content()
+
+
+def test_it_reads_swiss_perfects_three_files_chosen_together(page, live_server, arbiter, tmp_path):
+    chosen = []
+    for ext in ("trn", "sco", "ini"):
+        path = tmp_path / f"gonzaga.{ext}"
+        path.write_bytes(example(f"sp-gonzaga-2010.{ext}"))
+        chosen.append(str(path))
+    log_in(page, live_server, "/arbiter/upload/")
+    page.set_input_files("#id_file", chosen)  # one choice of three files, as a file dialog makes it
+    page.click("text=Read the file")
+    page.wait_for_url("**/arbiter/uploads/*/")
+    assert "Gonzaga Chess Classic 2010 Challengers Section" in page.content()
+    upload = Upload.objects.get()
+    assert (upload.original_name, upload.format, upload.status) == (
+        "gonzaga.trn, gonzaga.sco, gonzaga.ini",
+        "sp",
+        "preview",
+    )
+    assert not Tournament.objects.exists()
