@@ -81,3 +81,29 @@ def test_it_needs_an_existing_arbiter(arbiter, django_user_model):
     django_user_model.objects.create_user("visitor")
     assert "there is no user 'nobody'" in run(str(EXAMPLES / "karl-mala-2005.trf"), "--arbiter", "nobody")[1]
     assert "'visitor' is not an arbiter" in run(str(EXAMPLES / "karl-mala-2005.trf"), "--arbiter", "visitor")[1]
+
+
+def test_it_reads_swiss_perfects_three_files_named_together(arbiter):
+    out, err = run(
+        *(str(EXAMPLES / f"sp-gonzaga-2010.{ext}") for ext in ("trn", "sco", "ini")),
+        str(EXAMPLES / "karl-mala-2005.trf"),
+        "--arbiter",
+        "arbiter",
+        "--confirm",
+        "--start-date",
+        "2010-02-05",
+    )
+    assert not err
+    assert (
+        "sp-gonzaga-2010.trn, sp-gonzaga-2010.sco, sp-gonzaga-2010.ini: "
+        "'Gonzaga Chess Classic 2010 Challengers Section' saved"
+    ) in out
+    assert "'9. Karl-Mala-Gedenkturnier' saved" in out
+    assert Tournament.objects.count() == 2
+
+
+def test_it_names_a_lone_swiss_perfect_table_and_what_it_lacks(arbiter):
+    _, err = run(str(EXAMPLES / "sp-gonzaga-2010.sco"), "--arbiter", "arbiter")
+    assert "sp-gonzaga-2010.sco: not imported" in err
+    assert "this is one table of Swiss Perfect" in err
+    assert "1 of 1 files were not imported" in err

@@ -30,6 +30,23 @@ def _role(data: bytes) -> str | None:
     return "ini" if SETTINGS_SECTION in data[:65536] else None
 
 
+def group(files: list[tuple[str, bytes]]) -> list[list[tuple[str, bytes]]]:
+    """Files named on a command line, one group a tournament: Swiss Perfect's tables and settings
+    (told by their content) grouped by their common name, every other file alone, in order."""
+    groups: list[list[tuple[str, bytes]]] = []
+    by_stem: dict[str, list[tuple[str, bytes]]] = {}
+    for name, data in files:
+        if _role(data) is None:
+            groups.append([(name, data)])
+            continue
+        stem = name.rsplit(".", 1)[0].lower()
+        if stem not in by_stem:
+            by_stem[stem] = []
+            groups.append(by_stem[stem])
+        by_stem[stem].append((name, data))
+    return groups
+
+
 def combine(files: list[tuple[str, bytes]]) -> tuple[str, bytes]:
     """One (name, data) for the upload: the file itself, or Swiss Perfect's files zipped together."""
     if len(files) == 1:

@@ -2,6 +2,8 @@
 
     python manage.py import_results FILE [FILE ...] --arbiter USERNAME [--fide-rated] [--confirm]
 
+Swiss Perfect's three files of one tournament (.trn, .sco, .ini with one name) are read together.
+
 Without --confirm each file's preview is printed and nothing is saved. With it, exact
 matches are accepted, new players are created, and any ambiguity or error stops that
 file with its message (the other files go on). The exit status is 1 if any file stopped.
@@ -17,7 +19,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from players.matching import AMBIGUOUS, MATCHED, NEW, shown_match
 from tournaments import services
-from tournaments.importers.base import PLAYER_LIST
+from tournaments.importers import bundles
+from tournaments.importers.base import PLAYER_LIST, ResultFileError
 from tournaments.models import Tournament
 from tournaments.permissions import is_arbiter
 
@@ -44,34 +47,45 @@ class Command(BaseCommand):
         if not is_arbiter(user):
             raise CommandError(f"'{arbiter}' is not an arbiter (add the user to the Arbiters group)")
         failed = 0
+        chosen = []
         for path in files:
             try:
-                self._one(path, user, fide_rated, confirm, start_date, end_date, time_control)
-            except (services.UploadRefused, services.ConfirmError, OSError, ValueError) as exc:
+                chosen.append((path.name, path.read_bytes()))
+            except OSError as exc:
                 failed += 1
-                lines = getattr(exc, "problems", None) or getattr(exc, "messages", None) or [exc]
-                self.stderr.write(self.style.ERROR(f"{path.name}: not imported"))
-                for line in lines[:50]:
-                    self.stderr.write(f"  {line}")
-                if len(lines) > 50:
-                    self.stderr.write(f"  … and {len(lines) - 50} more")
+                self._report(path.name, [exc])
+        # Swiss Perfect's .trn, .sco and .ini of one tournament, named together, are read together.
+        for group in bundles.group(chosen):
+            label = ", ".join(name for name, _ in group)
+            try:
+                name, data = bundles.combine(group)
+                self._one(name, data, user, fide_rated, confirm, start_date, end_date, time_control)
+            except (services.UploadRefused, services.ConfirmError, ResultFileError, ValueError) as exc:
+                failed += len(group)
+                self._report(label, getattr(exc, "problems", None) or getattr(exc, "messages", None) or [exc])
         if failed:
             raise CommandError(f"{failed} of {len(files)} files were not imported", returncode=1)
 
-    def _one(self, path: Path, user, fide_rated, confirm, start_date, end_date, time_control) -> None:
-        data = path.read_bytes()
+    def _report(self, label: str, lines: list) -> None:
+        self.stderr.write(self.style.ERROR(f"{label}: not imported"))
+        for line in lines[:50]:
+            self.stderr.write(f"  {line}")
+        if len(lines) > 50:
+            self.stderr.write(f"  … and {len(lines) - 50} more")
+
+    def _one(self, name: str, data: bytes, user, fide_rated, confirm, start_date, end_date, time_control) -> None:
         if not confirm:
-            preview = services.preview_build(file_name=path.name, data=data, user=user)
-            self._print(path, preview.parsed, preview.matches)
+            preview = services.preview_build(file_name=name, data=data, user=user)
+            self._print(name, preview.parsed, preview.matches)
             return
-        upload = services.upload_create(user=user, file_name=path.name, data=data)
+        upload = services.upload_create(user=user, file_name=name, data=data)
         try:
-            self._confirm(path, upload, user, fide_rated, start_date, end_date, time_control)
+            self._confirm(name, upload, user, fide_rated, start_date, end_date, time_control)
         except Exception:
             services.upload_cancel(upload=upload)
             raise
 
-    def _confirm(self, path, upload, user, fide_rated, start_date, end_date, time_control) -> None:
+    def _confirm(self, name, upload, user, fide_rated, start_date, end_date, time_control) -> None:
         file, matches = upload.preview["file"], upload.preview["matches"]
         ambiguous = [
             f"start number {number}: choose in the web preview ({shown_match(match)['note']}: "
@@ -84,11 +98,11 @@ class Command(BaseCommand):
             raise services.ConfirmError(ambiguous)
         if file["content"] == PLAYER_LIST:
             players = services.players_register(upload=upload)
-            self.stdout.write(self.style.SUCCESS(f"{path.name}: {len(players)} players registered"))
+            self.stdout.write(self.style.SUCCESS(f"{name}: {len(players)} players registered"))
             return
         details = services.details_from_file(
             file,
-            name=file["name"] or path.stem,
+            name=file["name"] or name.rsplit(".", 1)[0],
             start_date=start_date,
             end_date=end_date or start_date,
             time_control=time_control,
@@ -99,16 +113,16 @@ class Command(BaseCommand):
         tournament = services.tournament_confirm(upload=upload, user=user, details=details)
         self.stdout.write(
             self.style.SUCCESS(
-                f"{path.name}: '{tournament.name}' saved (id {tournament.pk}): "
+                f"{name}: '{tournament.name}' saved (id {tournament.pk}): "
                 f"{tournament.participants.count()} players, {tournament.games.count()} games"
             )
         )
 
-    def _print(self, path, parsed, matches) -> None:
+    def _print(self, name, parsed, matches) -> None:
         counts = {
             status: sum(1 for m in matches.values() if m.status == status) for status in (MATCHED, NEW, AMBIGUOUS)
         }
-        self.stdout.write(self.style.MIGRATE_HEADING(f"{path.name}: {parsed.format}, {parsed.view}"))
+        self.stdout.write(self.style.MIGRATE_HEADING(f"{name}: {parsed.format}, {parsed.view}"))
         self.stdout.write(f"  tournament: {parsed.name or '(no name)'}, {parsed.city}")
         self.stdout.write(f"  dates: {parsed.start_date or '?'} – {parsed.end_date or '?'}, rounds: {parsed.rounds}")
         self.stdout.write(
