@@ -322,6 +322,31 @@ def test_it_refuses_a_tournament_without_players():
     )
 
 
+def test_it_reads_a_double_round_robin_cycle_by_cycle():
+    # No real double round robin .TURX is public: the real six-player file with its own records
+    # played again, colours reversed, and ten rounds announced, as Swiss-Manager stores a second cycle.
+    data = bytearray(example("sm-round-robin-6.TURX"))
+    config = data.find(b"\x95\xff\x89\x44") + 4
+    start = data.find(b"\xb3\xff\x89\x44") + 4
+    end = data.find(b"\xd3\xff\x89\x44", start)
+    records = [bytes(data[at : at + 21]) for at in range(start, end, 21)]
+    reversed_colours = {1: 3, 2: 2, 3: 1, 4: 5, 5: 4}
+    second = [
+        record if black >= 0xFFFE else struct.pack("<HHH", black, white, reversed_colours[result]) + record[6:]
+        for record in records
+        for white, black, result in [struct.unpack_from("<HHH", record)]
+    ]
+    double = data[:end] + b"".join(second) + data[end:]
+    struct.pack_into("<H", double, config, 10)
+    double[config + 0x11] = 10
+    single, parsed = read("sm-round-robin-6.TURX"), read_result_file("double.TURX", bytes(double))
+    assert (parsed.rounds, len(parsed.games), parsed.problems) == (10, 30, [])
+    meetings = Counter((min(g.white, g.black), max(g.white, g.black), g.white) for g in parsed.games)
+    assert set(meetings.values()) == {1} and len({pair[:2] for pair in meetings}) == 15  # twice, once each colour
+    assert every_player_once_a_round(parsed)
+    assert earned(parsed) == {number: 2 * points for number, points in earned(single).items()}
+
+
 def test_it_refuses_a_cut_short_file_naming_it():
     data = example("sm-elllobregat-open-2023.TUNX")
     with pytest.raises(ResultFileError) as refused:
