@@ -17,7 +17,7 @@ def log_in(page, live_server, username, next_url):
     page.click("main form button[type=submit]")
 
 
-def test_apply_approve_and_see_the_ratings_change(page, live_server):
+def test_it_takes_an_application_to_approval_and_shows_the_ratings_change(page, live_server):
     ensure_roles(Group, Permission)
     users = get_user_model().objects
     mother = users.create_user("mother", "mother@example.org", "a-long-enough-password")

@@ -83,7 +83,7 @@ def wait_for_move(page, plies):
     page.wait_for_selector(f"#board-panel[data-ply='{plies}'][data-latest]")
 
 
-def test_two_phones_play_a_game_to_mate(browser, live_server, game):
+def test_it_lets_two_phones_play_a_game_to_mate(browser, live_server, game):
     white_context, white = phone(browser, live_server, "ivan", game)
     black_context, black = phone(browser, live_server, "anna", game)
     try:

@@ -60,7 +60,7 @@ def test_it_shows_a_phone_the_rating_beside_the_name_without_sideways_scroll(bro
         context.close()
 
 
-def test_a_tablet_sees_the_whole_list_without_scrolling_the_table(browser, live_server, report):
+def test_it_shows_a_tablet_the_whole_list_without_scrolling_the_table(browser, live_server, report):
     context, page = open_page(browser, {"width": 768, "height": 1024}, f"{live_server.url}/ratings/orr/")
     try:
         box = page.locator("#rating-list").evaluate(
@@ -72,7 +72,7 @@ def test_a_tablet_sees_the_whole_list_without_scrolling_the_table(browser, live_
         context.close()
 
 
-def test_the_report_keeps_names_in_view_on_a_phone(browser, live_server, report):
+def test_it_keeps_the_reports_names_in_view_on_a_phone(browser, live_server, report):
     context, page = open_page(browser, PHONE, f"{live_server.url}{report.get_absolute_url()}")
     try:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -92,7 +92,7 @@ def test_the_report_keeps_names_in_view_on_a_phone(browser, live_server, report)
         context.close()
 
 
-def test_the_report_shows_old_and_new_on_a_laptop_and_finds_a_player(browser, live_server, report):
+def test_it_shows_old_and_new_in_the_report_on_a_laptop_and_finds_a_player(browser, live_server, report):
     context, page = open_page(browser, LAPTOP, f"{live_server.url}{report.get_absolute_url()}")
     try:
         head = page.locator("#orr-calculation thead th", has_text="Old → new")
@@ -114,7 +114,7 @@ def test_the_report_shows_old_and_new_on_a_laptop_and_finds_a_player(browser, li
         context.close()
 
 
-def test_choosing_a_month_keeps_the_filters_and_the_sort(browser, live_server, report):
+def test_it_keeps_the_filters_and_the_sort_when_a_month_is_chosen(browser, live_server, report):
     context, page = open_page(browser, LAPTOP, f"{live_server.url}/ratings/orr/?sex=F&sort=name")
     try:
         page.select_option("#month", TODAY.strftime("%Y-%m"))  # applies itself: no button to press

@@ -26,7 +26,7 @@ def federation():
     return girl
 
 
-def test_a_visitor_filters_the_list_opens_a_player_a_report_and_downloads(page, live_server, federation, tmp_path):
+def test_it_lets_a_visitor_filter_the_list_open_a_player_a_report_and_download(page, live_server, federation, tmp_path):
     page.goto(f"{live_server.url}/ratings/orr/")
     assert page.locator("#rating-list tbody tr").count() == 10
     page.click("details.filters summary")
@@ -61,7 +61,7 @@ def test_a_visitor_filters_the_list_opens_a_player_a_report_and_downloads(page, 
     assert "Расчёт ОРР" in page.content()
 
 
-def test_the_month_picker_opens_a_published_list_under_the_security_policy(page, live_server, federation):
+def test_it_opens_a_published_list_from_the_month_picker_under_the_security_policy(page, live_server, federation):
     services.publish_lists(month=datetime.date(THIS_YEAR, 1, 1))
     page.goto(f"{live_server.url}/ratings/orr/")
     with page.expect_navigation():

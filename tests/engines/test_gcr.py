@@ -92,7 +92,7 @@ def test_it_gives_the_same_numbers_with_the_reverse_pass_in_a_child_process():
     assert forked.players[games[0][0]].gcr2 != 1500.0
 
 
-def test_a_failing_child_is_reported(monkeypatch):
+def test_it_reports_a_failing_child(monkeypatch):
     from ratings.forked import ChildFailed
 
     def broken(visits, size):

@@ -123,7 +123,7 @@ def test_it_applies_the_penalty_only_to_inactive_players_with_points_to_lose():
     assert changes == {"idle": (12_000, 11_900), "never": (5_000, 4_983)}
 
 
-def test_the_stored_lrp_text_is_the_exact_lrp_rounded():
+def test_it_stores_the_lrp_text_as_the_exact_lrp_rounded():
     # The report's LRP comes from a cached float formula; it must read as the exact Fraction does.
     for difference in range(0, mchess.CAP + 1, 7):
         assert mchess.lrp_text(difference) == f"{float(mchess.lrp(difference, 0)):.4f}", difference

@@ -246,7 +246,7 @@ def test_it_keeps_rp_exact_when_the_logarithm_is_an_integer():
     assert orr.performance(1234, 11, 20) == 1634
 
 
-def test_the_integer_form_of_r_change_is_the_spec_formula():
+def test_it_computes_r_change_in_integers_as_the_spec_formula():
     # R± = K·SR for SR < 0, 10·K for SR > 20, K·SR·(1 − SR/40) otherwise; the engine computes it
     # from integers, which must give the very same fractions.
     for k in (10, 15, 20, 25, 30, 40, 45):

@@ -128,7 +128,7 @@ def test_it_leaves_players_without_games_alone():
     games=st.integers(1, 40),
     data=st.data(),
 )
-def test_the_rounded_provisional_rating_is_round_of_the_exact_one(games, data):
+def test_it_rounds_the_provisional_rating_as_the_exact_one_rounded(games, data):
     half_points = data.draw(st.integers(0, 2 * games))
     opponents = data.draw(st.integers(0, 3000 * games))
     assert pc.rounded_provisional_rating(opponents, games, half_points) == round_half_up(

@@ -86,7 +86,7 @@ def orr_numbers(start, participants, games):
 
 @settings(max_examples=60, deadline=None)
 @given(orr_case(), st.data())
-def test_orr_ignores_game_order_within_a_round_and_colours(case, data):
+def test_it_rates_orr_ignoring_game_order_within_a_round_and_colours(case, data):
     start, participants, games = case
     expected = orr_numbers(start, participants, games)
     assert orr_numbers(start, participants, shuffled_within_rounds(data.draw, games)) == expected
@@ -95,7 +95,7 @@ def test_orr_ignores_game_order_within_a_round_and_colours(case, data):
 
 @settings(max_examples=60, deadline=None)
 @given(orr_case())
-def test_orr_ratings_stay_within_bounds(case):
+def test_it_keeps_orr_ratings_within_bounds(case):
     start, participants, games = case
     result = orr.rate_tournament(orr.OrrTournament(start, participants, tuple(games), fide_rated=True))
     assert 8 <= result.kt <= 25
@@ -116,7 +116,7 @@ def mchess_case(draw, size):
 
 @settings(max_examples=80, deadline=None)
 @given(swiss(), st.data(), st.integers(1, 600))
-def test_mchess_properties(case, data, weight):
+def test_it_keeps_mchess_in_bounds_ignores_order_and_colours_and_conserves_points(case, data, weight):
     size, games = case
     ratings = mchess_case(data.draw, size)
     result = mchess.rate_tournament(ratings, games, weight=weight)
@@ -138,7 +138,7 @@ def test_mchess_properties(case, data, weight):
 
 @settings(max_examples=60, deadline=None)
 @given(swiss(), st.data())
-def test_mchess_conserves_the_total_away_from_the_bounds(case, data):
+def test_it_conserves_the_mchess_total_away_from_the_bounds(case, data):
     size, games = case
     ratings = {pid: data.draw(st.integers(3_000, 15_000)) for pid in range(size)}
     result = mchess.rate_tournament(ratings, games)
@@ -169,7 +169,7 @@ def playchess_participants(draw, size):
 
 @settings(max_examples=60, deadline=None)
 @given(swiss(), st.data())
-def test_playchess_ignores_order_and_colours_and_stays_non_negative(case, data):
+def test_it_rates_playchess_ignoring_order_and_colours_and_never_below_zero(case, data):
     size, games = case
     participants = data.draw(playchess_participants(size))
 
@@ -184,7 +184,7 @@ def test_playchess_ignores_order_and_colours_and_stays_non_negative(case, data):
 
 @settings(max_examples=60, deadline=None)
 @given(swiss(max_players=20, max_rounds=8), st.data())
-def test_gcr_is_deterministic_whatever_the_order_of_the_games(case, data):
+def test_it_rates_gcr_deterministically_whatever_the_order_of_the_games(case, data):
     _, games = case
     played = [(g.white, g.black, g.white_half_points) for g in games if g.kind == "played"]
     first = gcr.rate(played)

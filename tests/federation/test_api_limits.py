@@ -48,7 +48,7 @@ class ApiRateLimitTestCase(BaseTestCase):
         with mock.patch.object(ratelimit.time, "time", return_value=1_000_080.0):
             assert self.get(url).status_code == 200
 
-    def test_every_json_endpoint_counts_and_the_api_page_states_the_limit(self):
+    def test_it_counts_every_json_endpoint_and_states_the_limit_on_the_api_page(self):
         for _ in range(3):
             self.get(f"/api/players/{self.player.federation_id}/")
         assert self.get("/api/tournaments/999/").status_code == 429
@@ -59,7 +59,7 @@ class ApiRateLimitTestCase(BaseTestCase):
         self.assertContains(page, "X-RateLimit-Remaining")
 
     @override_settings(TRUSTED_PROXY_HEADER="X-Forwarded-For")
-    def test_behind_a_proxy_clients_are_told_apart_by_the_header(self):
+    def test_it_tells_clients_behind_a_proxy_apart_by_the_header(self):
         url = f"/api/players/{self.player.federation_id}/"
         for _ in range(3):
             assert self.get(url, HTTP_X_FORWARDED_FOR="203.0.113.5").status_code == 200
@@ -69,7 +69,7 @@ class ApiRateLimitTestCase(BaseTestCase):
         assert self.get(url, HTTP_X_FORWARDED_FOR="10.0.0.1, 203.0.113.5").status_code == 429
 
     @override_settings(API_RATE_LIMIT="off")
-    def test_the_limit_can_be_switched_off(self):
+    def test_it_can_be_switched_off(self):
         for _ in range(5):
             response = self.get(f"/api/players/{self.player.federation_id}/")
             assert response.status_code == 200
@@ -91,7 +91,7 @@ def test_it_reads_the_client_address_from_the_trusted_header_only():
         assert client_address(request) == "2001:db8::1"
 
 
-def test_rates_and_headers_are_read_loudly():
+def test_it_reads_rates_and_headers_loudly():
     assert parse_rate("120/minute") == (120, 60)
     assert parse_rate("5/second") == (5, 1)
     assert parse_rate("1000/day") == (1000, 86400)

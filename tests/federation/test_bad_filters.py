@@ -84,7 +84,7 @@ def test_it_shows_the_error_of_a_bad_tournament_filter(rated, field, value):
 
 
 @pytest.mark.parametrize("page", BAD_PAGES)
-def test_a_bad_page_number_never_crashes(rated, page):
+def test_it_never_crashes_on_a_bad_page_number(rated, page):
     for url in ["/ratings/orr/", "/ratings/orr/?month=2025-10", "/ratings/gcr/", "/tournaments/"]:
         response = _client().get(url, {"page": page})
         assert response.status_code == 200, url
@@ -93,13 +93,13 @@ def test_a_bad_page_number_never_crashes(rated, page):
     assert "page" in json.loads(api.content)["errors"]
 
 
-def test_the_first_page_of_an_empty_api_list_is_no_error(rated):
+def test_it_answers_the_first_page_of_an_empty_api_list_without_error(rated):
     response = _client().get("/api/lists/orr/", {"name": "nobody", "page": "1"})
     assert response.status_code == 200
     assert json.loads(response.content)["results"] == []
 
 
-def test_sorting_links_start_again_at_page_one(rated):
+def test_it_starts_sorting_links_again_at_page_one(rated):
     response = _client().get("/ratings/orr/", {"page": "2", "birth_year": "2015"})
     links = re.findall(r'<th class="[^"]*orderable[^"]*"><a href="([^"]+)"', response.content.decode())
     assert links
@@ -108,7 +108,7 @@ def test_sorting_links_start_again_at_page_one(rated):
         assert "birth_year=2015" in link
 
 
-def test_the_api_says_in_json_that_a_list_does_not_exist(rated):
+def test_it_says_in_the_apis_json_that_a_list_does_not_exist(rated):
     unpublished = _client().get("/api/lists/orr/", {"month": "1999-01"})
     assert unpublished.status_code == 404
     assert unpublished["Content-Type"] == "application/json"

@@ -38,7 +38,7 @@ class CorrectionsTestCase(BaseTestCase):
             assert self.client.post(url, data).status_code == 403
         self.client.logout()
 
-    def test_withdrawing_a_tournament_unrates_it_and_rerates_the_later_ones(self):
+    def test_it_unrates_a_withdrawn_tournament_and_rerates_the_later_ones(self):
         url = reverse("staff:withdraw", args=[self.first.pk])
         self.forbidden_for_everyone_but_admins(url, {"reason": "x"})
         assert Tournament.objects.get(pk=self.first.pk).status == "rated"
@@ -63,7 +63,7 @@ class CorrectionsTestCase(BaseTestCase):
         )
         assert self.client.get(self.first.get_absolute_url()).status_code == 404
 
-    def test_correcting_a_result_rerates_from_that_tournament(self):
+    def test_it_rerates_from_the_tournament_of_a_corrected_result(self):
         game = self.first.games.filter(kind="played", result="1-0").first()
         url = reverse("staff:game", args=[game.pk])
         self.forbidden_for_everyone_but_admins(url, {"result": "0-1", "kind": "played", "reason": "x"})
@@ -83,7 +83,7 @@ class CorrectionsTestCase(BaseTestCase):
         entry = AuditEntry.objects.get(action="game_corrected")
         assert (entry.before, entry.after) == ({"result": "1-0", "kind": "played"}, {"result": "0-1", "kind": "played"})
 
-    def test_merging_moves_everything_and_redirects_the_old_record(self):
+    def test_it_moves_everything_on_a_merge_and_redirects_the_old_record(self):
         duplicate = PlayerFactory(
             family_name=self.kids[0].family_name, given_names="Ivan", birth_date=self.kids[0].birth_date
         )
@@ -120,7 +120,7 @@ class CorrectionsTestCase(BaseTestCase):
         self.assertContains(response, "they are two players", status_code=400)
         assert not Player.objects.filter(merged_into__isnull=False).exists()
 
-    def test_a_birth_date_change_shows_what_would_change_then_applies(self):
+    def test_it_shows_what_a_birth_date_change_would_change_then_applies_it(self):
         player = self.kids[0]
         url = reverse("staff:birth_date", args=[player.federation_id])
         self.forbidden_for_everyone_but_admins(url, {"birth_date": "2008", "reason": "x", "confirm": "1"})
@@ -143,7 +143,7 @@ class CorrectionsTestCase(BaseTestCase):
             assert now[(difference["player"].pk, difference["system"])] == difference["after"]
         assert AuditEntry.objects.get(action="birth_date_edited").reason == "Passport"
 
-    def test_the_audit_log_is_for_admins(self):
+    def test_it_shows_the_audit_log_to_admins_only(self):
         assert self.client.get(reverse("staff:audit")).status_code == 403
         self.login(self.arbiter)
         assert self.client.get(reverse("staff:audit")).status_code == 403

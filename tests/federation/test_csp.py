@@ -12,7 +12,7 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 
 class SecurityHeadersTestCase(BaseTestCase):
-    def test_every_answer_carries_the_policy_and_the_other_headers(self):
+    def test_it_puts_the_policy_and_the_other_headers_on_every_answer(self):
         self.login(self.admin)
         for url in ("/", "/ratings/orr/", "/api/", "/api/lists/orr/", "/admin/", "/players/999999/"):
             response = self.client.get(url)
@@ -37,7 +37,7 @@ def _templates():
 
 
 @pytest.mark.parametrize("path", _templates(), ids=lambda p: str(p.relative_to(TEMPLATES)))
-def test_templates_have_no_inline_script_handler_or_style(path):
+def test_it_finds_no_inline_script_handler_or_style_in_a_template(path):
     """What script-src 'self' and style-src 'self' would block: inline <script> bodies, on*=
     handlers, javascript: links, style= attributes, <style> blocks, scripts from elsewhere."""
     text = path.read_text()

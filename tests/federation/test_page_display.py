@@ -113,7 +113,7 @@ class LongReportTestCase(TestCase):
         assert len(points) == 300 and all(re.fullmatch(r"\d+½?|½", p) for p in points)
         assert any(p.endswith("½") for p in points)
 
-    def test_the_orr_table_puts_old_and_new_next_to_the_name(self):
+    def test_it_puts_old_and_new_next_to_the_name_in_the_orr_table(self):
         html = self.client.get(self.tournament.get_absolute_url()).content.decode()
         table = html[html.index('id="orr-calculation"') :]
         heads = re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", table[: table.index("</thead>")])
@@ -141,7 +141,7 @@ class ListDisplayTestCase(BaseTestCase):
         services.gcr_recompute(force=True)
         Tournament.objects.filter(pk=cls.first.pk).update(rated_at=timezone.now())
 
-    def test_each_list_says_what_its_numbers_mean_and_what_its_star_means(self):
+    def test_it_says_on_each_list_what_its_numbers_and_its_star_mean(self):
         expected = {
             "orr": ("main rating", "fewer than 11 rated games or 2 tournaments"),
             "mchess": ("starts at 0", "Mchess has no provisional ratings"),
@@ -153,7 +153,7 @@ class ListDisplayTestCase(BaseTestCase):
             assert re.search(rf'<p class="scale" id="scale">[^<]*{scale}', html), system
             assert re.search(rf'<p class="legend" id="legend">[^<]*{legend}', html), system
 
-    def test_the_month_picker_keeps_the_filters_and_the_sort(self):
+    def test_it_keeps_the_filters_and_the_sort_in_the_month_picker(self):
         html = self.client.get("/ratings/orr/?sex=F&club=&sort=name&page=2").content.decode()
         picker = html[html.index('id="month-picker"') : html.index("</form>", html.index('id="month-picker"'))]
         assert '<input type="hidden" name="sex" value="F">' in picker
@@ -163,20 +163,20 @@ class ListDisplayTestCase(BaseTestCase):
         filters = html[html.index('id="list-filters"') :]
         assert '<input type="hidden" name="sort" value="name">' in filters[: filters.index("</form>")]
 
-    def test_the_filters_are_folded_unless_one_is_on(self):
+    def test_it_folds_the_filters_unless_one_is_on(self):
         folded = self.client.get("/ratings/orr/").content.decode()
         assert re.search(r'<details class="filters" id="filters"\s*>', folded)
         filtered = self.client.get("/ratings/orr/?sex=F").content.decode()
         assert re.search(r'<details class="filters" id="filters"\s*open>', filtered)
 
-    def test_the_home_page_finds_a_player(self):
+    def test_it_finds_a_player_from_the_home_page(self):
         html = self.client.get("/").content.decode()
         form = html[html.index('id="player-search"') - 200 :]
         assert 'action="/ratings/orr/"' in form[:400] and 'name="name"' in form[:800]
         found = self.client.get("/ratings/orr/", {"name": "smirnova"})
         assert [row.player.pk for row in found.context["table"].page.object_list.data] == [self.girl.pk]
 
-    def test_user_text_is_isolated_from_the_page_direction(self):
+    def test_it_isolates_user_text_from_the_page_direction(self):
         pages = {
             "/ratings/orr/": 2,  # the name and the club
             "/": 2,  # the top list's name and the latest tournament's name
@@ -194,12 +194,12 @@ class ListDisplayTestCase(BaseTestCase):
         calculation = self.client.get(f"/tournaments/{self.first.pk}/players/{self.odd.pk}/").content.decode()
         assert re.search(rf'<h1 dir="auto">{RLO}Evil', calculation)
 
-    def test_times_name_their_zone(self):
+    def test_it_names_the_zone_of_the_times_it_shows(self):
         html = self.client.get(self.first.get_absolute_url()).content.decode()
         local = timezone.localtime(Tournament.objects.get(pk=self.first.pk).rated_at)
         assert f"{local:%Y-%m-%d %H:%M} {local.tzname()}" in html
 
-    def test_every_public_page_speaks_russian_without_english_leftovers(self):
+    def test_it_speaks_russian_on_every_public_page_without_english_leftovers(self):
         offenders = re.compile(
             r"\b(established|provisional|newcomer|no_games|fide|min|sec|moves|rounds|rated|queued|"
             r"Filters|Name|Rating|Tournament|Chess Federation Ratings|How it works|Find a player)\b"
@@ -226,13 +226,13 @@ class ListDisplayTestCase(BaseTestCase):
         report = visible_text(self.client.get(self.first.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru"))
         assert "90 мин + 30 с" in report and "устоявшийся" in report
 
-    def test_the_tournament_list_heads_its_name_column_tournament(self):
+    def test_it_heads_the_tournament_lists_name_column_tournament(self):
         html = self.client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
         heads = re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", html)
         assert heads[0] == "Турнир" and "Имя" not in heads
 
     @override_settings(SITE_NAME="")
-    def test_the_default_site_name_is_in_the_visitors_language(self):
+    def test_it_gives_the_default_site_name_in_the_visitors_language(self):
         assert (
             "<title>Рейтинги шахматной федерации</title>"
             in self.client.get("/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
@@ -242,14 +242,14 @@ class ListDisplayTestCase(BaseTestCase):
             assert "<title>Федерация шахмат Татарстана</title>" in self.client.get("/").content.decode()
 
 
-def test_an_audit_entry_names_the_zone_of_its_time():
+def test_it_names_the_zone_of_an_audit_entrys_time():
     from federation.models import AuditEntry
 
     entry = AuditEntry(created_at=datetime.datetime(2026, 11, 23, 15, 5, tzinfo=datetime.UTC), summary="merged")
     assert str(entry).startswith("2026-11-23 18:05 MSK ")  # TIME_ZONE Europe/Moscow, UTC+3
 
 
-def test_every_template_shows_a_times_zone_and_runs_no_inline_script():
+def test_it_shows_a_times_zone_and_runs_no_inline_script_in_every_template():
     for path in Path(settings.BASE_DIR, "templates").rglob("*.html"):
         text = path.read_text()
         for fmt in re.findall(r'\|date:"([^"]*)"', text):

@@ -56,7 +56,7 @@ class PageCacheTestCase(BaseTestCase):
             with self.assertNumQueries(0):
                 assert self.client.get(url)["X-Page-Cache"] == "hit", url
 
-    def test_a_rating_run_shows_at_once(self):
+    def test_it_shows_a_rating_run_at_once(self):
         players = PlayerFactory.create_batch(4)
         self.client.get(self.list_url)
         assert self.client.get(self.list_url)["X-Page-Cache"] == "hit"
@@ -68,7 +68,7 @@ class PageCacheTestCase(BaseTestCase):
         for player in players:
             self.assertContains(response, player.full_name)
 
-    def test_a_page_rendered_during_a_run_is_not_kept_under_the_new_version(self):
+    def test_it_keeps_no_page_rendered_during_a_run_under_the_new_version(self):
         """The bump comes after the commit: until then pages are stored under the old version."""
         before = pagecache.version()
         with self.captureOnCommitCallbacks(execute=False) as callbacks:
@@ -78,13 +78,13 @@ class PageCacheTestCase(BaseTestCase):
             callback()
         assert pagecache.version() != before
 
-    def test_publishing_a_month_shows_at_once(self):
+    def test_it_shows_a_published_month_at_once(self):
         self.client.get(self.list_url)
         with self.captureOnCommitCallbacks(execute=True):
             services.publish_lists(month=datetime.date(2026, 1, 1))
         self.assertContains(self.client.get(self.list_url), 'value="2026-01"')
 
-    def test_a_logged_in_user_never_gets_the_cached_anonymous_page(self):
+    def test_it_never_gives_a_logged_in_user_the_cached_anonymous_page(self):
         self.client.get(self.list_url)
         assert self.client.get(self.list_url)["X-Page-Cache"] == "hit"
         self.login(self.arbiter)
@@ -92,7 +92,7 @@ class PageCacheTestCase(BaseTestCase):
         assert "X-Page-Cache" not in response
         self.assertContains(response, "Log out (arbiter)")
 
-    def test_an_anonymous_visitor_never_gets_a_logged_in_users_page(self):
+    def test_it_never_gives_an_anonymous_visitor_a_logged_in_users_page(self):
         user = Client()
         user.force_login(self.arbiter)
         self.assertContains(user.get(self.list_url), "Log out (arbiter)")
@@ -103,7 +103,7 @@ class PageCacheTestCase(BaseTestCase):
 
     # Local memory, whatever CACHE_URL says: the test reads the stored entries themselves.
     @override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}})
-    def test_each_visitor_gets_his_own_csrf_token_and_cookie(self):
+    def test_it_gives_each_visitor_his_own_csrf_token_and_cookie(self):
         first, second = Client(), Client()
         first.get(self.list_url)
         response = second.get(self.list_url)
@@ -121,7 +121,7 @@ class PageCacheTestCase(BaseTestCase):
         )
         assert switched.status_code == 302
 
-    def test_a_visitor_with_a_session_is_not_served_from_the_cache(self):
+    def test_it_does_not_serve_a_visitor_with_a_session_from_the_cache(self):
         self.client.get(self.list_url)
         self.client.cookies["sessionid"] = "whatever"
         assert "X-Page-Cache" not in self.client.get(self.list_url)
@@ -131,7 +131,7 @@ class PageCacheTestCase(BaseTestCase):
         vary = {part.strip() for part in response["Vary"].split(",")}
         assert {"Cookie", "Accept-Language"} <= vary
 
-    def test_query_strings_and_languages_are_different_entries(self):
+    def test_it_keeps_query_strings_and_languages_as_different_entries(self):
         assert self.client.get(self.list_url + "?sex=M&page=1")["X-Page-Cache"] == "miss"
         assert self.client.get(self.list_url + "?page=1&sex=M")["X-Page-Cache"] == "hit"  # same query
         assert self.client.get(self.list_url + "?sex=F")["X-Page-Cache"] == "miss"
@@ -142,7 +142,7 @@ class PageCacheTestCase(BaseTestCase):
         assert english["X-Page-Cache"] == "hit"
         self.assertNotContains(english, "Рейтинг-лист")
 
-    def test_the_apis_json_is_one_entry_for_every_language(self):
+    def test_it_keeps_the_apis_json_as_one_entry_for_every_language(self):
         url = reverse("api:list", args=["orr"])
         assert self.client.get(url, HTTP_ACCEPT_LANGUAGE="ru")["X-Page-Cache"] == "miss"
         assert self.client.get(url, HTTP_ACCEPT_LANGUAGE="en")["X-Page-Cache"] == "hit"
@@ -152,7 +152,7 @@ class PageCacheTestCase(BaseTestCase):
         english = self.client.get(bad, HTTP_ACCEPT_LANGUAGE="en").json()
         assert russian != english
 
-    def test_an_error_is_not_cached(self):
+    def test_it_does_not_cache_an_error(self):
         url = reverse("players:detail", args=[987654])
         assert self.client.get(url).status_code == 404
         PlayerFactory(federation_id=987654)
@@ -161,7 +161,7 @@ class PageCacheTestCase(BaseTestCase):
         assert self.client.get(bad).status_code == 400
         assert "X-Page-Cache" not in self.client.get(bad)
 
-    def test_a_download_is_cached_too(self):
+    def test_it_caches_a_download_too(self):
         url = self.list_url + "?download=csv"
         assert self.client.get(url)["X-Page-Cache"] == "miss"
         response = self.client.get(url)
@@ -170,7 +170,7 @@ class PageCacheTestCase(BaseTestCase):
         assert "attachment;" in response["Content-Disposition"]
         self.assertContains(response, self.rating.player.full_name)
 
-    def test_a_staff_correction_shows_at_once(self):
+    def test_it_shows_a_staff_correction_at_once(self):
         player = self.rating.player
         url = reverse("players:detail", args=[player.federation_id])
         self.client.get(url)
@@ -185,7 +185,7 @@ class PageCacheTestCase(BaseTestCase):
         assert response["X-Page-Cache"] == "miss"
         self.assertContains(response, "1977")
 
-    def test_a_visitors_own_write_does_not_empty_the_cache(self):
+    def test_it_is_not_emptied_by_a_visitors_own_write(self):
         self.client.get(self.list_url)
         visitor = Client()
         with self.captureOnCommitCallbacks(execute=True):
@@ -203,14 +203,14 @@ class PageCacheTestCase(BaseTestCase):
             visitor.post(reverse("set_language"), {"language": "ru", "next": "/"})
         assert self.client.get(self.list_url)["X-Page-Cache"] == "miss"
 
-    def test_a_new_day_is_a_new_entry(self):
+    def test_it_makes_a_new_entry_on_a_new_day(self):
         """ "Active in the last 12 months", the age groups and a download's date turn with the day."""
         self.client.get(self.list_url)
         tomorrow = timezone.localdate() + datetime.timedelta(days=1)
         with mock.patch("federation.pagecache.timezone.localdate", return_value=tomorrow):
             assert self.client.get(self.list_url)["X-Page-Cache"] == "miss"
 
-    def test_the_site_stays_up_when_the_cache_is_down(self):
+    def test_it_keeps_the_site_up_when_the_cache_is_down(self):
         with (
             mock.patch.object(cache, "get_many", side_effect=ConnectionError("redis down")),
             self.assertLogs("federation.pagecache", "WARNING"),

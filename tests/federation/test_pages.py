@@ -112,7 +112,7 @@ class RatingListTestCase(BaseTestCase):
         with mock.patch("ratings.selectors.FEW", 10), self.assertNumQueries(7):
             self.client.get("/ratings/orr/")
 
-    def test_a_short_list_ranks_and_pages_as_a_long_one(self):
+    def test_it_ranks_and_pages_a_short_list_as_a_long_one(self):
         from ratings.selectors import RankedFew, RankedPage, live_list, ranked
 
         for rating in (1500, 1400, 1400, 1400, 1300, 1200, 1200, 1100):
@@ -147,7 +147,7 @@ class RatingListTestCase(BaseTestCase):
         assert [place for place, _ in long_list] == ["1", "2", "2", "2", "5", "6", "6", "8"]
         assert sorted(by_name) == sorted(long_list)
 
-    def test_a_page_past_the_end_shows_the_last(self):
+    def test_it_shows_the_last_page_for_a_page_past_the_end(self):
         PlayerRatingFactory.create_batch(3)
         with mock.patch("ratings.selectors.FEW", 0):
             response = self.client.get("/ratings/orr/?page=9")
@@ -186,7 +186,7 @@ class TournamentPagesTestCase(BaseTestCase):
         self.assertNotContains(response, hidden.name)
         assert self.client.get(hidden.get_absolute_url()).status_code == 404
 
-    def test_the_tournament_list_does_not_query_per_tournament(self):
+    def test_it_shows_the_tournament_list_without_a_query_per_tournament(self):
         TournamentFactory.create_batch(3, chief_arbiter=self.arbiter)
         with self.assertNumQueries(2):  # the count for the paginator, the page with the arbiters
             self.client.get(reverse("tournaments:list"))

@@ -98,7 +98,7 @@ class BirthDatePrivacyTestCase(BaseTestCase):
         self.assert_year_only(self.client.get(self.child.get_absolute_url()).content.decode())
         self.assert_year_only(self.client.get(f"/api/players/{self.child.federation_id}/").content.decode())
 
-    def test_no_public_page_or_api_answer_has_the_full_date_or_an_email(self):
+    def test_it_keeps_the_full_date_and_any_email_out_of_public_pages_and_api_answers(self):
         urls = [
             "/",
             "/ratings/orr/",
@@ -119,7 +119,7 @@ class BirthDatePrivacyTestCase(BaseTestCase):
                 assert form not in text, (url, form)
             assert "@example.org" not in text, url
 
-    def test_downloads_have_the_birth_year_and_no_full_date_or_email(self):
+    def test_it_gives_downloads_the_birth_year_and_no_full_date_or_email(self):
         content = self.client.get("/ratings/orr/?download=csv").content
         rows = list(csv.DictReader(io.StringIO(content.decode("utf-8-sig"))))
         child = next(row for row in rows if row["federation_id"] == str(self.child.federation_id))

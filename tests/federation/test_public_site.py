@@ -105,7 +105,7 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, 'class="provisional"')
         self.assertContains(response, "* provisional: fewer than 11 rated games or 2 tournaments so far.")
 
-    def test_list_pages_do_not_query_per_row(self):
+    def test_it_shows_list_pages_without_a_query_per_row(self):
         # The ids and ratings of a short list (its length too), the page, the months, the clubs and
         # regions of the filters.
         for system in ("orr", "mchess", "playchess", "gcr"):
@@ -129,7 +129,7 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, "more games until established")
         self.assertNotContains(response, "0 more")
 
-    def test_the_player_page_does_not_query_per_tournament(self):
+    def test_it_shows_the_player_page_without_a_query_per_tournament(self):
         # The player, his ratings, his changes, his FIDE imports and applications, his penalties and
         # his games (GCR's last game is stored with its rating), and his mobile games.
         with self.assertNumQueries(8):
@@ -140,7 +140,7 @@ class PublicSiteTestCase(TestCase):
 
     # --- Tournament pages -----------------------------------------------------------------------
 
-    def test_the_report_shows_every_number_of_the_calculation(self):
+    def test_it_shows_every_number_of_the_calculation_in_the_report(self):
         response = self.client.get(self.first.get_absolute_url())
         self.assertContains(response, "Kt = ")
         self.assertContains(response, 'id="orr-calculation"')
@@ -151,7 +151,7 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, 'id="other-systems"')
         self.assertContains(response, 'href="/ratings/about/#orr"')
 
-    def test_a_players_calculation_shows_every_game_in_every_system(self):
+    def test_it_shows_every_game_in_every_system_in_a_players_calculation(self):
         from decimal import Decimal
 
         from tournaments.models import Game
@@ -184,7 +184,7 @@ class PublicSiteTestCase(TestCase):
         assert len(response.context["playchess_lines"]) == played.count()
         self.assertContains(response, 'id="playchess-games"')
 
-    def test_a_calculation_page_only_for_a_participant_of_a_public_tournament(self):
+    def test_it_has_a_calculation_page_only_for_a_participant_of_a_public_tournament(self):
         outsider = PlayerFactory()
         url = reverse("tournaments:player_calculation", args=[self.first.pk, outsider.pk])
         assert self.client.get(url).status_code == 404
@@ -194,7 +194,7 @@ class PublicSiteTestCase(TestCase):
         response = self.client.get(reverse("tournaments:player_calculation", args=[spring.pk, self.girl.pk]))
         self.assertContains(response, "no rating calculation in this tournament")
 
-    def test_the_tournament_list_filters(self):
+    def test_it_filters_the_tournament_list(self):
         url = reverse("tournaments:list")
         self.assertContains(self.client.get(url, {"q": "winter"}), "Winter cup")
         self.assertNotContains(self.client.get(url, {"q": "winter"}), "Autumn cup")
@@ -204,7 +204,7 @@ class PublicSiteTestCase(TestCase):
 
     # --- Home -----------------------------------------------------------------------------------
 
-    def test_the_home_page_has_top_lists_by_group(self):
+    def test_it_shows_top_lists_by_group_on_the_home_page(self):
         response = self.client.get("/")
         titles = [entry["title"] for entry in response.context["top_lists"]]
         assert titles[:2] == ["Overall", "Women and girls"]
@@ -213,7 +213,7 @@ class PublicSiteTestCase(TestCase):
 
     # --- API ------------------------------------------------------------------------------------
 
-    def test_the_api_serves_filtered_lists(self):
+    def test_it_serves_filtered_lists_from_the_api(self):
         data = json.loads(self.client.get("/api/lists/orr/?name=Smirnova").content)
         assert data["count"] == 1
         row = data["results"][0]
@@ -226,7 +226,7 @@ class PublicSiteTestCase(TestCase):
         assert self.client.get("/api/lists/orr/?age_group=u99").status_code == 400
         assert self.client.get("/api/lists/elo/").status_code == 404
 
-    def test_the_api_serves_players_and_reports(self):
+    def test_it_serves_players_and_reports_from_the_api(self):
         data = json.loads(self.client.get(f"/api/players/{self.adult.federation_id}/").content)
         assert data["fide_id"] == 24100018
         assert set(data["ratings"]) >= {"orr", "mchess", "playchess"}
@@ -253,7 +253,7 @@ class PublicSiteTestCase(TestCase):
 
     # --- Languages ------------------------------------------------------------------------------
 
-    def test_every_page_speaks_russian(self):
+    def test_it_speaks_russian_on_every_page(self):
         pages = {
             "/": "Шахматные рейтинги федерации",
             "/ratings/orr/": "Рейтинг-лист",
@@ -267,12 +267,12 @@ class PublicSiteTestCase(TestCase):
             self.assertContains(self.client.get(url, HTTP_ACCEPT_LANGUAGE="ru"), text, msg_prefix=url)
 
 
-def test_players_of_every_kind_are_listed_only_with_a_rating(db):
+def test_it_lists_players_of_every_kind_only_with_a_rating(db):
     assert not PlayerRating.objects.exists()
     assert Player.objects.count() == 0
 
 
-def test_the_fast_club_select_offers_what_djangos_select_offers():
+def test_it_offers_in_the_fast_club_select_what_djangos_select_offers():
     import re
 
     from django import forms

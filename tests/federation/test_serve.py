@@ -58,7 +58,7 @@ def test_it_takes_workers_threads_address_and_log_from_the_environment():
     assert config["accesslog"] == "None"
 
 
-def test_a_bad_value_stops_it_naming_the_variable():
+def test_it_stops_at_a_bad_value_naming_the_variable():
     result = subprocess.run(  # noqa: S603
         [GUNICORN, "--check-config", *CONFIG],
         cwd=ROOT,

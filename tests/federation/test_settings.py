@@ -288,7 +288,7 @@ def test_it_uses_real_workers_when_a_broker_is_set():
     assert result.stdout.split() == ["False", "redis://127.0.0.1:6379/9"]
 
 
-def test_every_variable_read_is_documented():
+def test_it_documents_every_variable_it_reads():
     """Every variable the settings read appears in the README and in .env.example."""
     import re
 

@@ -158,7 +158,7 @@ def test_it_mails_nothing_on_a_dry_run(cast, games, mailoutbox):
     assert mailoutbox == [] and DigestSubscription.objects.get().last_sent_at is None
 
 
-def test_the_command_prints_a_dry_run_and_sends(cast, games, mailoutbox, monkeypatch):
+def test_it_prints_a_dry_run_and_sends_from_the_command(cast, games, mailoutbox, monkeypatch):
     monkeypatch.setattr(digest.timezone, "now", lambda: NOW)
     out = io.StringIO()
     call_command("play_digest", "--dry-run", stdout=out)
@@ -181,14 +181,14 @@ def test_it_is_scheduled_daily_at_the_settings_hour():
     assert tasks.send_digests.name == "play.tasks.send_digests"
 
 
-def test_the_task_sends_the_digests(cast, games, mailoutbox):
+def test_it_sends_the_digests_from_the_task(cast, games, mailoutbox):
     from play import tasks
 
     assert tasks.send_digests() == 1
     assert len(mailoutbox) == 1
 
 
-def test_the_page_turns_the_digest_on_and_off(client, cast):
+def test_it_is_turned_on_and_off_on_the_page(client, cast):
     client.force_login(cast["anna"])
     DigestSubscription.objects.all().delete()
     url = reverse("play:channels_digest")
@@ -202,14 +202,14 @@ def test_the_page_turns_the_digest_on_and_off(client, cast):
     assert client.get(reverse("play:channels")).status_code == 200
 
 
-def test_the_page_warns_an_account_without_an_address(client, cast, django_user_model):
+def test_it_warns_an_account_without_an_address_on_the_page(client, cast, django_user_model):
     user = django_user_model.objects.create_user("noaddress", "", PASSWORD)
     client.force_login(user)
     response = client.post(reverse("play:channels_digest"), {"enabled": "on"}, follow=True)
     assert "no e-mail address" in response.content.decode()
 
 
-def test_the_anonymous_cannot_choose(client, db):
+def test_it_cannot_be_chosen_by_the_anonymous(client, db):
     response = client.post(reverse("play:channels_digest"), {"enabled": "on"})
     assert response.status_code == 302 and "/login/" in response["Location"]
     assert not DigestSubscription.objects.exists()

@@ -114,7 +114,7 @@ def test_it_shows_the_crosstable_with_scores_links_and_the_tie_break(client, sma
     assert "in progress" in row and open_game.black.full_name in row
 
 
-def test_the_live_part_stops_polling_when_every_game_is_over(client, small):
+def test_it_stops_polling_the_live_part_when_every_game_is_over(client, small):
     event, _, open_game = small
     live = client.get(reverse("play:event_live", args=[event.code]))
     assert live.status_code == 200 and b"every 15s" in live.content and b"<html" not in live.content
@@ -125,7 +125,7 @@ def test_the_live_part_stops_polling_when_every_game_is_over(client, small):
     assert b"htmx.min.js" not in page.content
 
 
-def test_the_event_page_reads_a_fixed_number_of_queries(client, td, django_assert_max_num_queries):
+def test_it_reads_the_event_page_in_a_fixed_number_of_queries(client, td, django_assert_max_num_queries):
     small = make_event(td, 4, code="small")
     big = make_event(td, 8, code="big")
     assert big.games.count() == 28
@@ -157,7 +157,7 @@ def test_it_lists_running_events_first_with_the_challenge_games_in_progress(clie
     assert "2 challenge games in progress." in html
 
 
-def test_rounds_follow_the_pairing_each_player_once_a_round():
+def test_it_makes_rounds_follow_the_pairing_each_player_once_a_round():
     for n in (4, 5, 8):
         ids = list(range(1, n + 1))
         rounds = rounds_of(ids, services.round_robin)
@@ -170,7 +170,7 @@ def test_rounds_follow_the_pairing_each_player_once_a_round():
             assert len(players) == len(set(players))  # nobody twice in a round
 
 
-def test_annulled_games_leave_the_table():
+def test_it_leaves_annulled_games_out_of_the_table():
     class G:
         def __init__(self, white_id, black_id, result, status):
             self.white_id, self.black_id, self.result, self.status = white_id, black_id, result, status
@@ -255,7 +255,7 @@ def test_it_refuses_a_bad_event_and_creates_nothing(client, td, roster, changes,
     assert not MobileEvent.objects.exists() and not MobileGame.objects.exists()
 
 
-def test_a_taken_code_is_refused(client, td):
+def test_it_refuses_a_taken_code(client, td):
     make_event(td, 2, code="summer")
     client.force_login(federation_admin())
     response = client.post(reverse("play:event_new"), form_data(players=""))
@@ -263,7 +263,7 @@ def test_a_taken_code_is_refused(client, td):
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player", "td"])
-def test_only_federation_admins_create_events(client, td, personas, who):
+def test_it_lets_only_federation_admins_create_events(client, td, personas, who):
     if who == "player":
         client.force_login(personas["player"])
     elif who == "td":
@@ -278,7 +278,7 @@ def test_only_federation_admins_create_events(client, td, personas, who):
     assert client.get(reverse("play:event_new")).status_code == 200
 
 
-def test_a_td_pairing_event_enters_its_players_without_games(client, td, roster):
+def test_it_enters_the_players_of_a_td_pairing_event_without_games(client, td, roster):
     client.force_login(federation_admin())
     ids = " ".join(str(p.federation_id) for p in roster)
     client.post(reverse("play:event_new"), form_data(pairing="td", players=ids, start="2026-06-01T12:00+00:00"))
@@ -290,7 +290,7 @@ def test_a_td_pairing_event_enters_its_players_without_games(client, td, roster)
 # --- the player page --------------------------------------------------------------------------------
 
 
-def test_the_player_page_shows_his_mobile_games_in_one_query(client, td):
+def test_it_shows_a_players_mobile_games_on_his_page_in_one_query(client, td):
     hero, rival = PlayerFactory(family_name="Hero"), PlayerFactory(family_name="Rival")
     event = make_event(td, [hero, rival])
     game = play(event.games.get(), FOOLS_MATE)
@@ -311,19 +311,19 @@ def test_the_player_page_shows_his_mobile_games_in_one_query(client, td):
     assert len(queries) == 1
 
 
-def test_a_player_without_mobile_games_has_no_such_section(client):
+def test_it_shows_no_mobile_games_section_for_a_player_without_them(client):
     html = client.get(PlayerFactory().get_absolute_url()).content.decode()
     assert "player-mobile-games" not in html
 
 
-def test_the_event_page_speaks_russian(client, td):
+def test_it_speaks_russian_on_the_event_page(client, td):
     event = make_event(td, 2, code="ru")
     html = client.get(reverse("play:event", args=[event.code]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "3 ч на 30 ходов, затем 20 мин на каждые 10 ходов; норматив 60 с" in html
     assert "Главный судья" in html and "Зоннеборн" in html
 
 
-def test_the_admin_shows_mobile_chess_read_mostly(client, td, personas):
+def test_it_shows_mobile_chess_in_the_admin_read_mostly(client, td, personas):
     event = make_event(td, 2)
     game = play(event.games.get(), FOOLS_MATE)
     client.force_login(personas["admin"])

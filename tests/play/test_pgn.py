@@ -71,7 +71,7 @@ def test_it_writes_a_finished_game_that_reads_back_into_the_same_moves_and_tags(
     assert parsed.end().board().is_checkmate()
 
 
-def test_a_game_in_progress_has_result_star_and_a_challenge_game_no_event(client):
+def test_it_gives_a_game_in_progress_result_star_and_a_challenge_game_no_event(client):
     white, black = PlayerFactory(), PlayerFactory()
     game = services.game_create(white=white, black=black, start=START, control="3600/40+900/20")
     play(game, [("white", "1. e4"), ("black", "1. e4 c5")])
@@ -82,14 +82,14 @@ def test_a_game_in_progress_has_result_star_and_a_challenge_game_no_event(client
     assert [n.san() for n in parsed.mainline()] == ["e4", "c5"]
 
 
-def test_the_site_tag_is_the_configured_site_name(client, settings):
+def test_it_writes_the_configured_site_name_in_the_site_tag(client, settings):
     settings.SITE_NAME = "Example Chess Federation"
     game = services.game_create(white=PlayerFactory(), black=PlayerFactory(), start=START)
     (parsed,) = read(client.get(reverse("play:game_pgn", args=[game.code])).content.decode())
     assert parsed.headers["Site"] == "Example Chess Federation"
 
 
-def test_the_event_pgn_holds_every_game_in_round_order(client, td):
+def test_it_holds_every_game_of_an_event_in_round_order_in_its_pgn(client, td):
     players = [PlayerFactory() for _ in range(4)]
     event = make_event(td, players, code="spring-2026")
     games = list(event.games.order_by("pk"))
@@ -110,7 +110,7 @@ def test_the_event_pgn_holds_every_game_in_round_order(client, td):
     assert results == ["*", "*", "*", "*", "0-1", "1/2-1/2"]
 
 
-def test_an_unknown_game_or_event_is_not_found(client):
+def test_it_answers_404_for_an_unknown_game_or_event(client):
     assert client.get(reverse("play:game_pgn", args=["NOSUCH"])).status_code == 404
     assert client.get(reverse("play:event_pgn", args=["nosuch"])).status_code == 404
 
@@ -119,11 +119,11 @@ def test_an_unknown_game_or_event_is_not_found(client):
     "control, expected",
     [("10800/30+1200/10", "30/10800:10/1200"), ("5400/40+1800/20", "40/5400:20/1800"), ("60/1+0/1", "1/60:1/0")],
 )
-def test_the_time_control_maps_to_pgn_moves_per_seconds(control, expected):
+def test_it_maps_the_time_control_to_pgn_moves_per_seconds(control, expected):
     assert pgn.time_control(control) == expected
 
 
-def test_file_names_and_durations():
+def test_it_makes_safe_file_names_and_writes_durations_and_utc_instants():
     assert pgn.filename("spring-2026") == "spring-2026.pgn"
     assert pgn.filename('../a b"c') == "a-b-c.pgn"
     assert pgn.filename("…") == "games.pgn"

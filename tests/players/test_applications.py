@@ -104,7 +104,7 @@ class ApplicationTestCase(BaseTestCase):
         self.login(self.staff)
         self.assertContains(self.client.get(reverse("players:review_queue")), "Orlova, Olga")
 
-    def test_an_approval_sets_the_ratings_from_today_and_informs_the_applicant(self):
+    def test_it_sets_the_ratings_from_today_on_approval_and_informs_the_applicant(self):
         self.login(self.player_user)
         self.apply()
         application = FideImportApplication.objects.get()
@@ -134,7 +134,7 @@ class ApplicationTestCase(BaseTestCase):
         self.login(self.player_user)
         self.assertContains(self.client.get(reverse("players:applications")), "approved")
 
-    def test_an_approval_keeps_existing_ratings_unless_the_admin_replaces_them(self):
+    def test_it_keeps_existing_ratings_on_approval_unless_the_admin_replaces_them(self):
         kids = [self.player, *[PlayerFactory(birth_date=D(2012, 1, n + 1)) for n in range(5)]]
         tournament = make_tournament("Cup", D(2026, 1, 10), kids, seed=51)
         from ratings import services as rating_services
@@ -169,7 +169,7 @@ class ApplicationTestCase(BaseTestCase):
         }
         assert RatingChange.objects.filter(player=self.player).count() == 3  # the history itself is kept
 
-    def test_a_rejection_needs_a_reason_and_is_recorded(self):
+    def test_it_needs_a_reason_to_reject_and_records_the_rejection(self):
         self.login(self.player_user)
         self.apply()
         application = FideImportApplication.objects.get()
@@ -248,7 +248,7 @@ class CsrfTestCase(BaseTestCase):
 
 
 class PrivateFilesTestCase(BaseTestCase):
-    def test_uploaded_evidence_and_result_files_have_no_public_address(self):
+    def test_it_gives_uploaded_evidence_and_result_files_no_public_address(self):
         from django.core.files.storage import storages
 
         from tests.tournaments.files import trf, trf_player

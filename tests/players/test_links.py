@@ -61,7 +61,7 @@ class LinkTestCase(BaseTestCase):
         self.assertContains(response, "You have asked for this player already.", status_code=400)
         assert PlayerLink.objects.count() == 1
 
-    def test_a_confirmation_creates_the_new_member_and_is_audited(self):
+    def test_it_creates_the_new_member_on_confirmation_and_audits_it(self):
         self.login(self.player_user)
         response = self.ask(
             relation="self",
@@ -91,7 +91,7 @@ class LinkTestCase(BaseTestCase):
         assert selectors.linked_players(self.player_user) == [link.player]
         assert mail.outbox[-1].to == ["parent@example.org"] and "confirmed" in mail.outbox[-1].body
 
-    def test_a_rejection_needs_a_reason_and_is_recorded(self):
+    def test_it_needs_a_reason_to_reject_and_records_the_rejection(self):
         link = services.link_request(user=self.player_user, relation="parent", player=self.child)
         self.login(self.staff)
         self.client.post(reverse("players:link_decide", args=[link.pk]), {"decision": "reject", "reason": ""})
@@ -105,7 +105,7 @@ class LinkTestCase(BaseTestCase):
         self.login(self.player_user)
         self.assertContains(self.client.get(reverse("players:my_links")), "Not known")
 
-    def test_the_holder_or_staff_may_revoke_and_no_other_account_sees_it(self):
+    def test_it_lets_the_holder_or_staff_revoke_a_link_and_hides_it_from_other_accounts(self):
         link = self.confirmed(self.player_user, self.child)
         self.login(self.other_parent)
         assert self.client.post(reverse("players:link_revoke", args=[link.pk])).status_code == 404
@@ -126,7 +126,7 @@ class LinkTestCase(BaseTestCase):
         other.refresh_from_db()
         assert (other.status, other.revoked_by) == ("revoked", self.staff)
 
-    def test_the_database_refuses_two_own_accounts_for_a_player_and_two_players_for_an_account(self):
+    def test_it_refuses_in_the_database_two_own_accounts_per_player_and_two_players_per_account(self):
         self.confirmed(self.player_user, self.adult, relation="self")
         now = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
         decided = {"status": "confirmed", "decided_by": self.admin, "decided_at": now, "relation": "self"}
@@ -150,7 +150,7 @@ class LinkTestCase(BaseTestCase):
         self.confirmed(self.player_user, third)
         assert {p.pk for p in selectors.linked_players(self.player_user)} == {self.adult.pk, self.child.pk, third.pk}
 
-    def test_a_second_own_account_is_refused_on_confirmation_and_changes_nothing(self):
+    def test_it_refuses_a_second_own_account_on_confirmation_and_changes_nothing(self):
         first = services.link_request(user=self.player_user, relation="self", player=self.adult)
         second = services.link_request(user=self.other_parent, relation="self", player=self.adult)
         services.link_decide(link=first, admin=self.admin, confirm=True)
@@ -178,7 +178,7 @@ class LinkTestCase(BaseTestCase):
         link.refresh_from_db()
         assert link.status == "pending"
 
-    def test_the_review_list_shows_duplicates_in_a_fixed_number_of_queries(self):
+    def test_it_shows_the_review_list_with_duplicates_in_a_fixed_number_of_queries(self):
         twin = PlayerFactory(family_name="Смирнова", given_names="Анна", birth_date=BIRTH)
         services.link_request(user=self.player_user, relation="parent", player=self.child)
         services.link_request(
@@ -202,7 +202,7 @@ class LinkTestCase(BaseTestCase):
             self.client.get(reverse("players:link_queue"))
         assert len(many) == len(few)
 
-    def test_the_player_page_offers_the_link_and_shows_staff_the_accounts(self):
+    def test_it_offers_the_link_on_the_player_page_and_shows_staff_the_accounts(self):
         url = self.child.get_absolute_url()
         self.assertNotContains(self.client.get(url), 'id="link-offer"')
         self.login(self.player_user)
@@ -216,7 +216,7 @@ class LinkTestCase(BaseTestCase):
         self.login(self.staff)
         self.assertContains(self.client.get(url), "parent (parent or guardian, confirmed)")
 
-    def test_plays_as_only_for_a_confirmed_link(self):
+    def test_it_lets_an_account_play_as_the_player_only_for_a_confirmed_link(self):
         link = services.link_request(user=self.player_user, relation="self", player=self.adult)
         assert not selectors.plays_as(self.player_user, self.adult)
         services.link_decide(link=link, admin=self.admin, confirm=True)
@@ -227,7 +227,7 @@ class LinkTestCase(BaseTestCase):
 
         assert not selectors.plays_as(AnonymousUser(), self.adult)
 
-    def test_the_linked_parent_sees_his_childs_full_birth_date_and_another_parent_does_not(self):
+    def test_it_shows_the_linked_parent_his_childs_full_birth_date_but_not_another_parent(self):
         self.confirmed(self.player_user, self.child)
         self.login(self.player_user)
         self.assertContains(self.client.get(self.child.get_absolute_url()), '<dd id="birth">2016-03-14</dd>', html=True)
@@ -247,7 +247,7 @@ class LinkTestCase(BaseTestCase):
         player_page = self.client.get(self.child.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru")
         self.assertContains(player_page, "Это я / мой ребёнок")
 
-    def test_the_admin_lists_links_but_changes_none(self):
+    def test_it_lists_links_in_the_admin_but_changes_none(self):
         link = self.confirmed(self.player_user, self.child)
         self.login(self.admin)
         self.assertContains(self.client.get(reverse("admin:players_playerlink_changelist")), "parent or guardian")
@@ -255,7 +255,7 @@ class LinkTestCase(BaseTestCase):
         assert response.status_code == 403
         assert PlayerLink.objects.filter(pk=link.pk, status="confirmed").exists()
 
-    def test_a_link_to_a_record_merged_since_the_request_goes_to_the_survivor(self):
+    def test_it_moves_a_link_to_a_record_merged_since_the_request_to_the_survivor(self):
         duplicate = PlayerFactory(family_name="Смирнова", given_names="Анна", birth_date=BIRTH)
         link = services.link_request(user=self.player_user, relation="parent", player=duplicate)
         Player.objects.filter(pk=duplicate.pk).update(merged_into=self.child)
@@ -263,14 +263,14 @@ class LinkTestCase(BaseTestCase):
         assert selectors.plays_as(self.player_user, self.child)
         assert not selectors.plays_as(self.player_user, duplicate)
 
-    def test_the_review_list_takes_this_many_queries(self):
+    def test_it_shows_the_review_list_in_this_many_queries(self):
         services.link_request(user=self.player_user, relation="parent", player=self.child)
         self.login(self.staff)
         # The session, the account, its permissions (2), the pending links, the possible duplicates.
         with self.assertNumQueries(6):
             self.client.get(reverse("players:link_queue"))
 
-    def test_bad_requests_get_a_clear_message_and_change_nothing(self):
+    def test_it_gives_bad_requests_a_clear_message_and_changes_nothing(self):
         computer = PlayerFactory(kind=Player.Kind.COMPUTER, birth_date=None, birth_precision="unknown")
         self.login(self.player_user)
         cases = [

@@ -177,7 +177,7 @@ class PlayerPageTestCase(BaseTestCase):
         html = self.page().content.decode()
         assert apply not in html and 'id="fide-import-pending"' not in html
 
-    def test_the_player_page_reads_the_same_number_of_queries_whatever_his_history(self):
+    def test_it_reads_the_same_number_of_queries_whatever_the_players_history(self):
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 

@@ -102,7 +102,7 @@ def test_it_neutralises_formulas_in_the_downloaded_csv_and_xlsx(hostile, client)
     _assert_inert(_xlsx_cells(client.get("/ratings/orr/?download=xlsx").content), hostile)
 
 
-def test_the_export_command_neutralises_formulas_too(hostile, tmp_path):
+def test_it_neutralises_formulas_in_the_export_command_too(hostile, tmp_path):
     out = io.StringIO()
     call_command("export_list", "--format", "csv", stdout=out)
     assert "'" + HOSTILE_NAME.replace('"', '""') in out.getvalue()
@@ -112,7 +112,7 @@ def test_the_export_command_neutralises_formulas_too(hostile, tmp_path):
 
 
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
-def test_every_formula_start_is_neutralised_and_numbers_are_not(start):
+def test_it_neutralises_every_formula_start_but_not_numbers(start):
     from ratings import exports
 
     row = dict.fromkeys(exports.COLUMNS, None) | {"name": f"{start}1+1", "rating": -5, "games": 0}

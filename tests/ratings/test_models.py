@@ -42,7 +42,7 @@ def test_it_publishes_one_list_per_system_and_month_on_the_first():
     assert_refused(RatingList.objects.create, system=System.MCHESS, month=datetime.date(2026, 11, 15))
 
 
-def test_derived_rows_go_with_their_tournament_and_player():
+def test_it_deletes_derived_rows_with_their_tournament_and_player():
     # The derived tables have no database foreign keys (bulk rewrites); Django cascades instead.
     from ratings import services
     from ratings.models import PlayerRating, ProvisionalGame, RatingChange

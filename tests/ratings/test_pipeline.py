@@ -79,7 +79,7 @@ def test_it_stores_what_the_engine_computes():
         assert stored.details["Rp"] == outcome.rp
 
 
-def test_whole_history_rerated_from_scratch_equals_the_incremental_runs():
+def test_it_rerates_the_whole_history_from_scratch_as_the_incremental_runs_did():
     kids = children(14, seed=1)
     adults = [PlayerFactory(birth_date=D(1975, 5, 5)) for _ in range(2)]
     stages = season(kids, count=5)
@@ -93,7 +93,7 @@ def test_whole_history_rerated_from_scratch_equals_the_incremental_runs():
     assert results_snapshot() == incremental
 
 
-def test_a_late_upload_rerates_it_and_everything_after_it():
+def test_it_rerates_a_late_upload_and_everything_after_it():
     kids = children(12, seed=2)
     first = make_tournament("Stage 1", D(2025, 9, 6), kids, seed=0)
     third = make_tournament("Stage 3", D(2025, 10, 4), kids, seed=2)
@@ -115,7 +115,7 @@ def test_a_late_upload_rerates_it_and_everything_after_it():
     assert results_snapshot() == late
 
 
-def test_two_tournaments_confirmed_together_end_up_rated_in_rating_order():
+def test_it_ends_up_rating_two_tournaments_confirmed_together_in_rating_order():
     kids = children(10, seed=4)
     earlier, later = season(kids, count=2)
     rate(later, earlier)  # the worker happened to take the later one first
@@ -125,7 +125,7 @@ def test_two_tournaments_confirmed_together_end_up_rated_in_rating_order():
     assert results_snapshot() == together
 
 
-def test_a_failing_run_leaves_the_previous_ratings_intact():
+def test_it_leaves_the_previous_ratings_intact_when_a_run_fails():
     kids = children(10, seed=5)
     first, second = season(kids, count=2)
     rate(first)
@@ -150,7 +150,7 @@ def test_it_ignores_a_vanished_or_withdrawn_tournament():
     assert not RatingChange.objects.exists()
 
 
-def test_guests_are_rated_for_the_event_but_never_listed():
+def test_it_rates_guests_for_the_event_but_never_lists_them():
     kids = children(8, seed=6)
     guest = kids[0]
     tournament = make_tournament("Cup", D(2025, 9, 6), kids, guests=[guest])
@@ -161,7 +161,7 @@ def test_guests_are_rated_for_the_event_but_never_listed():
     assert not PlayerRating.objects.filter(player=guest, system="orr").exists()
 
 
-def test_computers_play_in_mchess_only():
+def test_it_rates_computers_in_mchess_only():
     kids = children(5, seed=7)
     computer = PlayerFactory(kind="computer", birth_date=None, birth_precision="unknown")
     tournament = make_tournament("Training", D(2025, 9, 6), [*kids, computer], rounds=5, seed=7)
@@ -203,7 +203,7 @@ def mchess_veterans(count, fide=1200):
     return players
 
 
-def test_the_monthly_penalty_applies_once_and_to_the_inactive_only():
+def test_it_applies_the_monthly_penalty_once_and_to_the_inactive_only():
     veterans = mchess_veterans(6)
     active = veterans[:3]
     rate(make_tournament("October", D(2025, 10, 25), active, rounds=2, seed=9))
@@ -224,7 +224,7 @@ def test_the_monthly_penalty_applies_once_and_to_the_inactive_only():
     assert december[veterans[5].pk] == 11_900 - round(11_900**2 / 1.44e6)  # 11 802
 
 
-def test_a_late_tournament_reapplies_the_months_penalties_in_order():
+def test_it_reapplies_the_months_penalties_in_order_after_a_late_tournament():
     veterans = mchess_veterans(4)
     services.mchess_penalty(month=D(2025, 11, 1))
     assert InactivityPenalty.objects.filter(month=D(2025, 11, 1)).count() == 4
@@ -245,7 +245,7 @@ def test_a_late_tournament_reapplies_the_months_penalties_in_order():
     )
 
 
-def test_a_tournament_ending_on_the_first_comes_after_that_months_penalty():
+def test_it_rates_a_tournament_ending_on_the_first_after_that_months_penalty():
     veterans = mchess_veterans(2)
     on_the_first = make_tournament("Night blitz", D(2025, 9, 30), veterans, rounds=1, end=D(2025, 10, 1))
     rate(on_the_first)
@@ -271,7 +271,7 @@ def test_it_publishes_each_months_lists_once():
     assert services.publish_lists(month=D(2025, 10, 1)) == []  # frozen: never published twice
 
 
-def test_gcr_is_recomputed_once_for_a_burst_of_requests():
+def test_it_recomputes_gcr_once_for_a_burst_of_requests():
     kids = children(8, seed=14)
     rate(make_tournament("Cup", D(2025, 9, 6), kids, seed=14))
     services.gcr_request()
@@ -284,7 +284,7 @@ def test_gcr_is_recomputed_once_for_a_burst_of_requests():
     assert services.gcr_recompute() is True
 
 
-def test_an_override_sets_the_rating_from_its_date_and_survives_rerating():
+def test_it_applies_an_override_from_its_date_and_keeps_it_through_rerating():
     from ratings.models import RatingOverride
 
     kids = children(8, seed=15)
@@ -318,7 +318,7 @@ needs_postgres = pytest.mark.skipif(
 
 
 @needs_postgres
-def test_a_long_replay_rates_orr_in_a_child_process_with_the_same_results(settings):
+def test_it_rates_orr_of_a_long_replay_in_a_child_process_with_the_same_results(settings):
     kids = children(14, seed=11)
     adults = [PlayerFactory(birth_date=D(1970, 3, 3)) for _ in range(3)]
     stages = season(kids, count=4)
@@ -335,7 +335,7 @@ def test_a_long_replay_rates_orr_in_a_child_process_with_the_same_results(settin
 
 
 @needs_postgres
-def test_a_failure_in_the_child_process_leaves_everything_as_it_was(settings):
+def test_it_leaves_everything_as_it_was_after_a_failure_in_the_child_process(settings):
     kids = children(10, seed=12)
     rate(*season(kids, count=2))
     before = results_snapshot()

@@ -103,7 +103,7 @@ def test_it_recovers_a_worker_killed_whole_mid_run_within_a_minute_of_a_new_one(
     assert results_snapshot() == after
 
 
-def test_two_tournaments_confirmed_together_are_rated_in_rating_order(worker_factory, arbiter):
+def test_it_rates_two_tournaments_confirmed_together_in_rating_order(worker_factory, arbiter):
     worker_factory()
     from django.db import transaction
 
