@@ -267,9 +267,25 @@ class PublicSiteTestCase(TestCase):
             self.assertContains(self.client.get(url, HTTP_ACCEPT_LANGUAGE="ru"), text, msg_prefix=url)
 
 
-def test_it_lists_players_of_every_kind_only_with_a_rating(db):
-    assert not PlayerRating.objects.exists()
-    assert Player.objects.count() == 0
+def test_it_lists_players_of_every_kind_only_with_a_rating(db, client):
+    def listed(url):
+        response = client.get(url)
+        assert response.status_code == 200
+        return {row.player.pk for row in response.context["table"].page.object_list.data}
+
+    rated, newcomer, never = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    computer = PlayerFactory(family_name="Computer", kind=Player.Kind.COMPUTER)
+    PlayerRating.objects.create(player=rated, system="orr", rating=1500, games=9)
+    # A newcomer who has played but scored nothing yet has a state and no rating: not on the list.
+    PlayerRating.objects.create(player=newcomer, system="orr", rating=None, games=3)
+    PlayerRating.objects.create(player=rated, system="mchess", rating=1300, games=9)
+    PlayerRating.objects.create(player=computer, system="mchess", rating=1200, games=40)
+    PlayerRating.objects.create(player=newcomer, system="mchess", rating=None, games=1)
+    assert listed("/ratings/orr/") == {rated.pk}
+    # Computers are rated in Mchess like people; the public list shows them when asked.
+    assert listed("/ratings/mchess/") == {rated.pk}
+    assert listed("/ratings/mchess/?computers=on") == {rated.pk, computer.pk}
+    assert never.pk not in listed("/ratings/mchess/?computers=on")
 
 
 def test_it_offers_in_the_fast_club_select_what_djangos_select_offers():
