@@ -308,6 +308,10 @@ RATING_PARALLEL_MIN_GAMES = env_int("RATING_PARALLEL_MIN_GAMES", 100_000, minimu
 
 # Mobile chess (play/). A challenge game outside events is rated with W = 250 (spec, Decision).
 PLAY_CHALLENGE_WEIGHT = env_int("PLAY_CHALLENGE_WEIGHT", 250, minimum=1)
+# The language of the game messages sent on Telegram, e-mail, the console and the web (the pages
+# follow each reader's browser; a message has one reader and no browser). SMS keep their compact
+# English wording: Cyrillic would make every SMS UCS-2, 70 characters instead of 160.
+PLAY_MESSAGE_LANGUAGE = env_choice("PLAY_MESSAGE_LANGUAGE", LANGUAGE_CODE, ("en", "ru"))
 # The federation's duty TD (a username): rules on the claims of challenge games, which have no
 # event and so no TD of their own. Empty: staff do.
 PLAY_DUTY_TD_USERNAME = env_str("PLAY_DUTY_TD_USERNAME", "")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from federation import pagecache
 from federation.bulk import update_rows
@@ -339,11 +339,20 @@ def _out_rows(game, player, channel, address, kind, data, at, party: str = "") -
     ]  # fmt: skip
 
 
+def _words(kind: str, data: dict) -> str:
+    """The message's text in the federation's message language (English needs no translation)."""
+    language = settings.PLAY_MESSAGE_LANGUAGE
+    if language == "en":
+        return render(kind, data)
+    with translation.override(language):
+        return render(kind, data, translation.gettext)
+
+
 def _out_row(game, player, channel, address, kind, data, at, party="", *, text: str | None = None) -> Transmission:
     if not party and game is not None and player is not None:
         party = game.color_of(player.pk) or ""
     if text is None:
-        text = render(kind, data)
+        text = _words(kind, data)
         if game is not None:
             text = f"#{game.code} {text}"
     # The web channel has nothing to send: the page reads the record, so the row being written is

@@ -5,11 +5,38 @@ cut into parts of one SMS each (play/rules/sms_texts.py).
 
 Rule 2e-2h: a move is forwarded with its number, the receipt of the opponent's previous move,
 the sending time, the time used and both clocks. Times are UTC, HH:MM:SS.
+
+Every sentence is an English msgid with named placeholders, passed through `_`, the caller's
+translation (play.services gives gettext in the federation's message language; the default
+leaves the English as it is). The machine's own words inside the data (a termination, a colour,
+a claim's status, a referral's reason) are translated by the same msgids the game pages use.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
+
+Translate = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+# The machine's words that the data carries, as the msgids the pages already translate.
+TERMINATIONS = ("checkmate", "resignation", "time", "draw agreed", "stalemate", "insufficient material",
+                "repetition", "fifty moves", "seventy-five moves", "pending claim", "in progress")  # fmt: skip
+REASONS = {
+    "turn": "it is not your turn",
+    "illegible": "the message cannot be read",
+    "number": "wrong move number",
+    "repetition": "missing or wrong repetition of your opponent's move",
+    "illegal": "illegal move",
+    "ambiguous": "ambiguous move",
+}
+CLAIM_STATUS = ("open", "protested", "conceded", "upheld", "dismissed")
+COLOURS = {"white": "White", "black": "Black"}
 
 
 def duration(secs: int) -> str:
@@ -26,127 +53,199 @@ def clock_time(iso: str | None) -> str:
     return moment.strftime("%d.%m %H:%M:%S")
 
 
-def _clocks(data: dict) -> str:
+def _word(word: str, known, _: Translate) -> str:
+    return _(word) if word in known else word
+
+
+def _colour(color: str, _: Translate) -> str:
+    return _(COLOURS[color]) if color in COLOURS else color.capitalize()
+
+
+def _clocks(data: dict, _: Translate) -> str:
     faces = data.get("clocks") or {}
     parts = []
-    for color, name in (("white", "White"), ("black", "Black")):
+    for color in ("white", "black"):
         face = faces.get(color)
         if face:
-            parts.append(f"{name} used {duration(face['used'])}, {duration(face['left'])} left")
+            parts.append(
+                _("%(colour)s used %(used)s, %(left)s left")
+                % {"colour": _colour(color, _), "used": duration(face["used"]), "left": duration(face["left"])}
+            )
     return "; ".join(parts)
 
 
-def _result(data: dict) -> str:
-    return f"Result {data.get('result', '*')} ({data.get('termination', '')})."
+def _result(data: dict, _: Translate) -> str:
+    termination = _word(data.get("termination", ""), TERMINATIONS, _)
+    return _("Result %(result)s (%(termination)s).") % {"result": data.get("result", "*"), "termination": termination}
 
 
-def _claim(data: dict) -> str:
-    return (
-        f"Time claim against {data['against']} at ply {data['ply']} ({data['kind']}), filed "
-        f"{clock_time(data['filed'])}: total {duration(data['total'])} over {duration(data['allowance'])}. "
-        f"Status {data['status']}; protest until {clock_time(data.get('protest_until'))}."
-    )
+def _claim(data: dict, _: Translate) -> str:
+    return _(
+        "Time claim against %(against)s at ply %(ply)s (%(kind)s), filed %(filed)s: total %(total)s over "
+        "%(allowance)s. Status %(status)s; protest until %(until)s."
+    ) % {
+        "against": _word(data["against"], COLOURS, lambda word: _(COLOURS[word]).lower()),
+        "ply": data["ply"],
+        "kind": data["kind"],
+        "filed": clock_time(data["filed"]),
+        "total": duration(data["total"]),
+        "allowance": duration(data["allowance"]),
+        "status": _word(data["status"], CLAIM_STATUS, _),
+        "until": clock_time(data.get("protest_until")),
+    }
 
 
-def _state(data: dict) -> str:
-    parts = [f"Position: {data.get('position') or 'initial'}."]
+def _state(data: dict, _: Translate) -> str:
+    parts = [_("Position: %(position)s.") % {"position": data.get("position") or _("initial")}]
     if data.get("on_move"):
-        parts.append(f"{data['on_move'].capitalize()} to move.")
+        parts.append(_("%(colour)s to move.") % {"colour": _colour(data["on_move"], _)})
     else:
-        parts.append(_result(data))
+        parts.append(_result(data, _))
     if data.get("draw_offer"):
-        parts.append(f"{data['draw_offer'].capitalize()} offers a draw.")
+        parts.append(_("%(colour)s offers a draw.") % {"colour": _colour(data["draw_offer"], _)})
     if data.get("clocks"):
-        parts.append(_clocks(data) + ".")
+        parts.append(_clocks(data, _) + ".")
     return " ".join(parts)
 
 
-def _move(data: dict) -> str:
-    offer = " Draw offered." if data.get("draw_offer") else ""
-    played = " (conditional)" if data.get("conditional") else ""
-    return (
-        f"{data['move']}{played}.{offer} Sent {clock_time(data['sent'])}, used {duration(data['used'])}; "
-        f"previous move received {clock_time(data['previous_receipt'])}. {_clocks(data)}."
-    )
+def _move(data: dict, _: Translate) -> str:
+    return _(
+        "%(move)s%(conditional)s.%(offer)s Sent %(sent)s, used %(used)s; previous move received %(receipt)s. "
+        "%(clocks)s."
+    ) % {
+        "move": data["move"],
+        "conditional": _(" (conditional)") if data.get("conditional") else "",
+        "offer": _(" Draw offered.") if data.get("draw_offer") else "",
+        "sent": clock_time(data["sent"]),
+        "used": duration(data["used"]),
+        "receipt": clock_time(data["previous_receipt"]),
+        "clocks": _clocks(data, _),
+    }
 
 
-def render(kind: str, data: dict) -> str:
-    """The text of one outbound message of `kind` (play.rules.game's kinds)."""
-    if kind == "move":
-        return "Your opponent played " + _move(data)
-    if kind == "acknowledgement":
-        return "Received " + _move(data)
-    if kind == "referral":
-        position = data.get("position") or "initial"
+def _referral(data: dict, _: Translate) -> str:
+    position = data.get("position") or _("initial")
+    if _ is _same:
         return f"Referred back ({data['reason']}): {data['explanation']}. Position: {position}."
+    # Translated: the reason in the reader's words; the machine's explanation (English, with the
+    # move and the record it quotes) follows for the details.
+    reason = _word(data["reason"], REASONS, lambda code: _(REASONS[code]))
+    return _("Referred back: %(reason)s (%(explanation)s). Position: %(position)s.") % {
+        "reason": reason,
+        "explanation": data["explanation"],
+        "position": position,
+    }
+
+
+def render(kind: str, data: dict, _: Translate = _same) -> str:
+    """The text of one outbound message of `kind` (play.rules.game's kinds), in English or, with
+    `_`, in the language it translates to."""
+    if kind == "move":
+        return _("Your opponent played %(move)s") % {"move": _move(data, _)}
+    if kind == "acknowledgement":
+        return _("Received %(move)s") % {"move": _move(data, _)}
+    if kind == "referral":
+        return _referral(data, _)
     if kind == "result" or kind.startswith("claim "):
-        text = _result(data)
+        text = _result(data, _)
         if "against" in data:
-            text = f"Claim {kind.removeprefix('claim ')}. " + _claim(data) + " " + text
+            outcome = _word(kind.removeprefix("claim "), CLAIM_STATUS, _)
+            text = _("Claim %(outcome)s.") % {"outcome": outcome} + " " + _claim(data, _) + " " + text
         return text
     if kind == "claim":
-        return _claim(data) + (" Details with the TD." if "moves" in data else "")
+        return _claim(data, _) + (" " + _("Details with the TD.") if "moves" in data else "")
     if kind == "reminder":
-        used, left = duration(data["used"]), duration(data["left"])
-        return f"Reminder: 80% of your time to the next control is used ({used} used, {left} left)."
+        return _("Reminder: 80%% of your time to the next control is used (%(used)s used, %(left)s left).") % {
+            "used": duration(data["used"]),
+            "left": duration(data["left"]),
+        }
     if kind == "help":
         return data["text"]
     if kind == "record":
         moves = " ".join(f"{m['move']} ({duration(m['used'])})" for m in data.get("moves", []))
-        return f"Record: {moves or 'no moves'}. " + _state(data)
+        return _("Record: %(moves)s.") % {"moves": moves or _("no moves")} + " " + _state(data, _)
     if kind in ("status", "state"):
-        return _state(data)
+        return _state(data, _)
     if kind == "conditional":
-        return f"Conditional moves registered: {data['lines']} line(s)."
+        return _("Conditional moves registered: %(lines)s line(s).") % {"lines": data["lines"]}
     if kind == "protest received":
-        return "Protest received; the TD will decide. " + _claim(data)
+        return _("Protest received; the TD will decide.") + " " + _claim(data, _)
     if kind == "protest":
-        claim = _claim(data) if data.get("against") else "No time claim."
-        return f"Protest from {data.get('from', '')}: {data.get('protest') or data.get('text', '')}. {claim}"
+        claim = _claim(data, _) if data.get("against") else _("No time claim.")
+        return (
+            _("Protest from %(sender)s: %(text)s.")
+            % {
+                "sender": data.get("from", ""),
+                "text": data.get("protest") or data.get("text", ""),
+            }
+            + " "
+            + claim
+        )
     if kind in ("delay", "failure", "dispute", "appeal"):
         minutes = f" ({data['minutes']} min)" if data.get("minutes") else ""
-        return f"{kind.upper()}{minutes} from {data['from']}: {data['text']}"
+        return f"{kind.upper()}{minutes} " + _("from %(sender)s: %(text)s") % {
+            "sender": data["from"],
+            "text": data["text"],
+        }
     if kind == "appeal received":
-        return "Your APPEAL reached the Appeals Commission chairman."
+        return _("Your APPEAL reached the Appeals Commission chairman.")
     if kind in ("delay received", "failure received", "dispute received"):
-        return f"Your {kind.removesuffix(' received').upper()} report reached the TD."
+        return _("Your %(report)s report reached the TD.") % {"report": kind.removesuffix(" received").upper()}
     if kind == "decision":
-        until = (
-            f" You may appeal (APPEAL text) until {clock_time(data['appeal_until'])}."
-            if data.get("appeal_until")
-            else ""
-        )
-        return f"TD decision: {data['what']}. Why: {data['why']}.{until}"
+        text = _("TD decision: %(what)s. Why: %(why)s.") % {"what": data["what"], "why": data["why"]}
+        if data.get("appeal_until"):
+            text += " " + _("You may appeal (APPEAL text) until %(until)s.") % {
+                "until": clock_time(data["appeal_until"])
+            }
+        return text
     if kind == "enquiry":
-        return (
-            f"The TD asks: {data['text']} Answer with any message (STATUS will do) by {clock_time(data['deadline'])}."
-        )
+        return _("The TD asks: %(text)s Answer with any message (STATUS will do) by %(deadline)s.") % {
+            "text": data["text"],
+            "deadline": clock_time(data["deadline"]),
+        }
     if kind == "appeal ruling":
-        verdict = "reversed" if data["reversed"] else "upheld"
-        what, why = data["what"], data["why"]
-        return f"Appeal ruled: the TD decision ({what}) is {verdict}. Reasons: {why}. This ruling is final."
+        # Whole sentences, not a verdict word: "upheld" is also a claim's status, of another gender in Russian.
+        ruling = (
+            "Appeal ruled: the TD decision (%(what)s) is reversed. Reasons: %(why)s. This ruling is final."
+            if data["reversed"]
+            else "Appeal ruled: the TD decision (%(what)s) is upheld. Reasons: %(why)s. This ruling is final."
+        )
+        return _(ruling) % {"what": data["what"], "why": data["why"]}
     if kind in ("unknown game", "computer game", "computer refused"):
         return data["text"]
     if kind in ("outage", "outage over"):
-        return _outage(kind, data)
+        return _outage(kind, data, _)
     return f"{kind}: {data}"
 
 
 CHANNEL_NAMES = {"sms": "SMS", "telegram": "Telegram"}
 
 
-def _outage(kind: str, data: dict) -> str:
+def _outage(kind: str, data: dict, _: Translate) -> str:
     """Rule 5e: the system's channel failed for longer than the norm, or delivers again."""
     channel = CHANNEL_NAMES.get(data["channel"], data["channel"])
     games = data.get("games") or []
-    which = f" Games: {', '.join('#' + code for code in games)}." if len(games) > 1 else ""
+    which = (
+        (" " + _("Games: %(games)s.") % {"games": ", ".join("#" + code for code in games)}) if len(games) > 1 else ""
+    )
     if kind == "outage":
-        since = f"{channel} messages have not gone out since {clock_time(data['since'])}"
-        since += ", longer than the transmission norm"
+        since = _("%(channel)s messages have not gone out since %(since)s, longer than the transmission norm") % {
+            "channel": channel,
+            "since": clock_time(data["since"]),
+        }
         if data.get("to") == "td":
-            return f"{since}: this game waits on them. You may credit time."
-        return f"{since}: moves may not reach you or your opponent.{which} The TD is told and may credit time."
+            return since + ": " + _("this game waits on them. You may credit time.")
+        return (
+            since + ": " + _("moves may not reach you or your opponent.") + which + " "
+            + _("The TD is told and may credit time.")
+        )  # fmt: skip
     return (
-        f"{channel} delivers again since {clock_time(data['until'])}: it failed for "
-        f"{duration(data['seconds'])} (from {clock_time(data['since'])}).{which}"
+        _("%(channel)s delivers again since %(until)s: it failed for %(seconds)s (from %(since)s).")
+        % {
+            "channel": channel,
+            "until": clock_time(data["until"]),
+            "seconds": duration(data["seconds"]),
+            "since": clock_time(data["since"]),
+        }
+        + which
     )

@@ -1,0 +1,110 @@
+"""The game messages in the federation's message language (PLAY_MESSAGE_LANGUAGE): every sentence
+of play/rules/texts.py has its Russian, a game's messages go out in Russian on Telegram, e-mail,
+the console and the web, and SMS keep their compact English (GSM alphabet, 160 characters)."""
+
+import ast
+import datetime
+import io
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from play import services
+from play.rules import texts
+from tests.players.factories import PlayerFactory
+
+MOVE = {
+    "move": "12. Nf3",
+    "sent": "2026-11-24T10:00:05Z",
+    "used": 125,
+    "previous_receipt": "2026-11-24T09:58:00Z",
+    "clocks": {"white": {"used": 3600, "left": 1800}, "black": {"used": 4000, "left": 1400}},
+    "draw_offer": True,
+}
+
+
+def msgids() -> set[str]:
+    """The literal msgids of texts.py: the strings given to `_(...)` (or named before it) and the
+    machine's words it translates."""
+    tree = ast.parse(Path(texts.__file__).read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_" and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.add(arg.value)
+    rulings = [
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and str(n.value).startswith("Appeal ruled")
+    ]
+    return (
+        found
+        | set(rulings)
+        | set(texts.TERMINATIONS)
+        | set(texts.REASONS.values())
+        | set(texts.CLAIM_STATUS)
+        | set(texts.COLOURS.values())
+    )
+
+
+def test_it_has_a_russian_sentence_for_every_english_one():
+    ids = msgids()
+    assert len(ids) > 40
+    with translation.override("ru"):
+        untranslated = sorted(msgid for msgid in ids if translation.gettext(msgid) == msgid)
+    assert untranslated == []
+
+
+def test_it_writes_a_move_in_russian_with_the_same_figures():
+    english = texts.render("move", MOVE)
+    with translation.override("ru"):
+        russian = texts.render("move", MOVE, translation.gettext)
+    assert english == (
+        "Your opponent played 12. Nf3. Draw offered. Sent 24.11 10:00:05, used 0:02:05; previous move received "
+        "24.11 09:58:00. White used 1:00:00, 0:30:00 left; Black used 1:06:40, 0:23:20 left."
+    )
+    assert russian == (
+        "Соперник сыграл 12. Nf3. Предложена ничья. Отправлен 24.11 10:00:05, затрачено 0:02:05; предыдущий ход "
+        "получен 24.11 09:58:00. Белые: затрачено 1:00:00, осталось 0:30:00; Чёрные: затрачено 1:06:40, осталось "
+        "0:23:20."
+    )
+
+
+def test_it_gives_a_referral_its_reason_in_russian_and_the_machines_details():
+    data = {"reason": "turn", "explanation": "it is not your turn: your opponent is on move", "position": ""}
+    with translation.override("ru"):
+        text = texts.render("referral", data, translation.gettext)
+    assert text.startswith("Возвращено: ")
+    assert "(it is not your turn: your opponent is on move). Позиция: начальная." in text
+    assert texts.render("referral", data) == (
+        "Referred back (turn): it is not your turn: your opponent is on move. Position: initial."
+    )
+
+
+@pytest.fixture
+def game(db, settings):
+    settings.PLAY_CONSOLE_STREAM = io.StringIO()
+    white, black = PlayerFactory(), PlayerFactory()
+    start = datetime.datetime(2026, 11, 24, 9, 0, tzinfo=datetime.UTC)
+    created = services.game_create(white=white, black=black, start=start, control="10800/30+1200/10", norm=300)
+    return created, start
+
+
+def say(player, text, at, channel="console"):
+    return services.message_receive(channel=channel, sender=str(player.federation_id), text=text, arrival=at)
+
+
+def test_it_sends_a_games_messages_in_the_federations_language(game, settings):
+    settings.PLAY_MESSAGE_LANGUAGE = "ru"
+    created, start = game
+    assert say(created.white, f"#{created.code} 1. e4", start + datetime.timedelta(minutes=5)).applied == "move"
+    out = {row.kind: row.text for row in created.transmissions.filter(direction="out")}
+    assert out["acknowledgement"].startswith(f"#{created.code} Получен ход 1. e4. Отправлен ")
+    assert out["move"].startswith(f"#{created.code} Соперник сыграл 1. e4. ")
+
+
+def test_it_keeps_english_by_default(game):
+    created, start = game
+    say(created.white, f"#{created.code} 1. e4", start + datetime.timedelta(minutes=5))
+    texts_out = list(created.transmissions.filter(direction="out").values_list("text", flat=True))
+    assert any(text.startswith(f"#{created.code} Your opponent played 1. e4.") for text in texts_out)
