@@ -20,8 +20,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext_noop
 
 from play import identities, services
 from play.models import Channel, ChannelAddress, MobileGame, Transmission, VerificationCode
@@ -35,7 +36,7 @@ RATE_WINDOW = datetime.timedelta(hours=1)
 TELEGRAM_CODE_LENGTH = 8  # looked up among every player's codes: long enough that guessing is hopeless
 LINKABLE = (Channel.SMS, Channel.TELEGRAM)
 NAMES = {Channel.SMS: "SMS number", Channel.TELEGRAM: "Telegram chat"}
-HOW_TO_MOVE = (
+HOW_TO_MOVE = gettext_noop(
     'Send moves as by SMS: "1. e4", or "12. Nf3 Nc6" repeating your opponent\'s last move; '
     'start with the game\'s code ("#G17 ...") when you play several games. HELP lists the commands.'
 )
@@ -215,6 +216,14 @@ def telegram_start(
         raise
 
 
+def _words(msgid: str, *, then: str = "", **values) -> str:
+    """A Telegram answer in the federation's message language (PLAY_MESSAGE_LANGUAGE), and the
+    sentence `then` after it."""
+    with translation.override(settings.PLAY_MESSAGE_LANGUAGE):
+        text = translation.gettext(msgid) % values
+        return f"{text} {translation.gettext(then)}" if then else text
+
+
 def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
     match = START.match(text or "")
     code = match.group(1) if match else None
@@ -223,9 +232,12 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
     page = f"{settings.SITE_URL}{reverse('play:channels')}"
     if not code:
         if current is not None:
-            reply = f"This chat is linked to {current.full_name}. {HOW_TO_MOVE}"
+            reply = _words("This chat is linked to %(name)s.", name=current.full_name, then=HOW_TO_MOVE)
         else:
-            reply = f"To link this chat to your player, open {page}, choose Telegram and send the code: /start CODE."
+            reply = _words(
+                "To link this chat to your player, open %(page)s, choose Telegram and send the code: /start CODE.",
+                page=page,
+            )
     else:
         row = (
             VerificationCode.objects.select_for_update()
@@ -235,9 +247,10 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
             .first()
         )
         if row is None:
-            applied, reply = "unknown code", f"This code is unknown or already used. Ask for a new one at {page}."
+            applied = "unknown code"
+            reply = _words("This code is unknown or already used. Ask for a new one at %(page)s.", page=page)
         elif now >= row.expires_at:
-            applied, reply = "expired code", f"This code has expired. Ask for a new one at {page}."
+            applied, reply = "expired code", _words("This code has expired. Ask for a new one at %(page)s.", page=page)
         else:
             try:
                 _address_set(row.player, Channel.TELEGRAM, chat_id, now)
@@ -247,7 +260,7 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
                 row.used_at = now
                 row.save(update_fields=["used_at"])
                 player, applied = row.player, "linked"
-                reply = f"Linked to {row.player.full_name}. {HOW_TO_MOVE}"
+                reply = _words("Linked to %(name)s.", name=row.player.full_name, then=HOW_TO_MOVE)
     if player is not None:
         # Kept under the player's name, like his other messages; a stranger's is not stored (as in
         # play.services), so a repeated Update of his only gets the same answer again.

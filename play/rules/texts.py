@@ -160,7 +160,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
             "left": duration(data["left"]),
         }
     if kind == "help":
-        return data["text"]
+        return _(data["text"])  # the machine's HELP_TEXT (play/rules/outbound.py), a msgid itself
     if kind == "record":
         moves = " ".join(f"{m['move']} ({duration(m['used'])})" for m in data.get("moves", []))
         return _("Record: %(moves)s.") % {"moves": moves or _("no moves")} + " " + _state(data, _)

@@ -251,6 +251,13 @@ class TestTelegram:
         assert tg.update_receive(body, now=NOW + MINUTE) == "duplicate"
         assert tg.update_receive(update(f"/start {made.code}", OTHER_CHAT, 8), now=NOW + MINUTE) == "unknown code"
         assert "unknown or already used" in last_reply(OTHER_CHAT).text
+
+    def test_it_answers_a_chat_in_the_federations_message_language(self, cast, settings):
+        settings.PLAY_MESSAGE_LANGUAGE = "ru"
+        made = linking.telegram_code_create(user=cast["anna"], player=cast["a"], now=NOW)
+        assert tg.update_receive(update(f"/start {made.code}", update_id=9), now=NOW + MINUTE) == "linked"
+        reply = last_reply(CHAT).text
+        assert reply.startswith(f"Чат привязан к игроку {cast['a'].full_name}. Присылайте ходы, как в SMS")
         assert ChannelAddress.objects.get().address == str(CHAT)
 
     def test_it_refuses_an_expired_code(self, cast):

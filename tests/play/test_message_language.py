@@ -11,7 +11,9 @@ import pytest
 from django.utils import translation
 
 from play import services
+from play.linking import HOW_TO_MOVE
 from play.rules import texts
+from play.rules.outbound import HELP_TEXT
 from tests.players.factories import PlayerFactory
 
 MOVE = {
@@ -40,6 +42,7 @@ def msgids() -> set[str]:
     return (
         found
         | set(rulings)
+        | {HELP_TEXT, HOW_TO_MOVE}
         | set(texts.TERMINATIONS)
         | set(texts.REASONS.values())
         | set(texts.CLAIM_STATUS)
@@ -108,3 +111,10 @@ def test_it_keeps_english_by_default(game):
     say(created.white, f"#{created.code} 1. e4", start + datetime.timedelta(minutes=5))
     texts_out = list(created.transmissions.filter(direction="out").values_list("text", flat=True))
     assert any(text.startswith(f"#{created.code} Your opponent played 1. e4.") for text in texts_out)
+
+
+def test_it_answers_help_in_russian():
+    with translation.override("ru"):
+        text = texts.render("help", {"text": HELP_TEXT}, translation.gettext)
+    assert text.startswith("Присылайте ход вместе с последним ходом соперника")
+    assert "RESIGN" in text and "#КОДА" in text
