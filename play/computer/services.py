@@ -17,7 +17,8 @@ import chess
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from play import services, state
 from play.computer import engine
@@ -145,22 +146,22 @@ def computer_game_create(
     PLAY_CHALLENGE_WEIGHT). `user`, when given, must play as `player` (the web); `channel` is where
     the person's messages go. Refused without the engine, naming the Debian package."""
     if user is not None and not plays_as(user, player):
-        raise ComputerError("You may play only as a player your account is confirmed to play as.")
+        raise ComputerError(_("You may play only as a player your account is confirmed to play as."))
     if player.kind != Player.Kind.HUMAN:
-        raise ComputerError("Computers play people here; level against level is play_calibrate's.")
+        raise ComputerError(_("Computers play people here; level against level is play_calibrate's."))
     if side not in SIDES:
-        raise ComputerError(f"Choose white, black or random, not {side!r}.")
+        raise ComputerError(_("Choose white, black or random, not %(side)r.") % {"side": side})
     if not level.active:
-        raise ComputerError(f"Level {level.number} is not offered now.")
+        raise ComputerError(_("Level %(number)s is not offered now.") % {"number": level.number})
     try:
         engine.check_installed(settings.PLAY_ENGINE_PATH)
     except engine.EngineMissing as error:
-        raise ComputerError(f"Computer opponents are not available: {error}") from error
+        raise ComputerError(_("Computer opponents are not available: %(why)s") % {"why": error}) from error
     computer = level_player(level)
     if MobileGame.objects.filter(
         Q(white=player, black=computer) | Q(white=computer, black=player), status=MobileGame.Status.OPEN
     ).exists():
-        raise ComputerError(f"You already have a game in progress with level {level.number}.")
+        raise ComputerError(_("You already have a game in progress with level %(number)s.") % {"number": level.number})
     if side == "random":
         side = random.choice(("white", "black"))  # noqa: S311 (a coin toss)
     white, black = (player, computer) if side == "white" else (computer, player)
@@ -190,22 +191,9 @@ def message_play(*, player: Player, channel: str, sender: str, text: str, arriva
 
     number, side = parse_play_request(text)
     level = ComputerLevel.objects.filter(number=number, active=True).first()
-    try:
-        if level is None:
-            numbers = ", ".join(
-                str(n) for n in ComputerLevel.objects.filter(active=True).values_list("number", flat=True)
-            )
-            raise ComputerError(f"There is no computer level {number}; the levels are {numbers}.")
-        game = computer_game_create(player=player, level=level, side=side, channel=channel, start=arrival)
-    except services.PlayError as error:
-        game, kind, answer = None, "computer refused", str(error)
-    else:
-        you = "White" if game.white_id == player.pk else "Black"
-        kind = "computer game"
-        answer = (
-            f"New game against computer level {level.number} ({level.name}): you play {you}, "
-            f"time control {game.control}. Start your messages with #{game.code}."
-        )
+    # The answer in the federation's message language; on SMS in English, as every SMS (GSM alphabet).
+    with translation.override("en" if channel == Channel.SMS else settings.PLAY_MESSAGE_LANGUAGE):
+        game, kind, answer = _play_answer(player, level, number, side, channel, arrival)
     with transaction.atomic():
         inbound = Transmission.objects.create(
             game=game, player=player, direction=Transmission.Direction.IN, channel=channel, address=sender,
@@ -217,6 +205,30 @@ def message_play(*, player: Player, channel: str, sender: str, text: str, arriva
             game=game, player=player, channel=channel, address=sender, kind=kind, text=answer, at=arrival
         )
     return services.Receipt(kind, game, replies, inbound)
+
+
+def _play_answer(player, level, number, side, channel, arrival) -> tuple[MobileGame | None, str, str]:
+    """(the new game or None, the reply's kind, its words) for PLAY COMPUTER."""
+    try:
+        if level is None:
+            numbers = ", ".join(
+                str(n) for n in ComputerLevel.objects.filter(active=True).values_list("number", flat=True)
+            )
+            raise ComputerError(
+                _("There is no computer level %(number)s; the levels are %(levels)s.")
+                % {"number": number, "levels": numbers}
+            )
+        game = computer_game_create(player=player, level=level, side=side, channel=channel, start=arrival)
+    except services.PlayError as error:
+        game, kind, answer = None, "computer refused", str(error)
+    else:
+        you = _("White") if game.white_id == player.pk else _("Black")
+        kind = "computer game"
+        answer = _(
+            "New game against computer level %(number)s (%(name)s): you play %(you)s, time control %(control)s. "
+            "Start your messages with #%(code)s."
+        ) % {"number": level.number, "name": level.name, "you": you, "control": game.control, "code": game.code}
+    return game, kind, answer
 
 
 # --- the computer's move -------------------------------------------------------------------------

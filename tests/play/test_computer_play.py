@@ -151,6 +151,18 @@ def test_it_starts_a_game_from_a_play_computer_message(db, django_capture_on_com
     assert MobileGame.objects.count() == 1
 
 
+def test_it_answers_play_computer_in_the_federations_message_language(db, settings):
+    settings.PLAY_MESSAGE_LANGUAGE = "ru"
+    person = PlayerFactory()
+    refused = say(person, "PLAY COMPUTER 9")
+    assert refused.replies[0].text == "Компьютерного уровня 9 нет; есть уровни 1, 2, 3, 4, 5, 6, 7, 8."
+    made = say(person, "play computer 3 white")
+    assert made.replies[0].text == (
+        f"#{made.game.code} Новая партия с компьютером, уровень 3 (Casual): вы играете за сторону «Белые», "
+        f"контроль времени {made.game.control}. Начинайте сообщения с #{made.game.code}."
+    )
+
+
 def test_it_refuses_a_level_that_does_not_exist_by_message(db):
     person = PlayerFactory()
     receipt = say(person, "PLAY COMPUTER 9")
@@ -223,6 +235,17 @@ def test_it_refuses_a_web_game_without_the_engine(client, linked, settings, tmp_
     response = client.post(reverse("play:computer"), form)
     assert response.status_code == 400 and b"Computer opponents are not available" in response.content
     assert not MobileGame.objects.exists()
+
+
+def test_it_refuses_a_second_web_game_with_a_level_in_the_visitors_language(client, linked):
+    user, player = linked
+    client.force_login(user)
+    computer.computer_game_create(player=player, level=level(2), side="white")
+    form = {"player": player.pk, "level": level(2).pk, "side": "white", "control": "3600/40+900/10", "norm": 60}
+    response = client.post(reverse("play:computer"), form, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 400
+    assert "У вас уже идёт партия с уровнем 2." in response.content.decode()
+    assert MobileGame.objects.count() == 1
 
 
 def test_it_rates_a_game_against_the_computer_from_its_start_of_1000(db, django_capture_on_commit_callbacks):
