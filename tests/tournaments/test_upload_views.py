@@ -135,6 +135,21 @@ class UploadViewsTestCase(ArbiterTestCase):
         self.assertContains(response, "Ничего не сохраняется и не обсчитывается, пока вы не подтвердите.")
         self.assertContains(response, "Подтвердить и поставить в очередь на обсчёт")
 
+    def test_it_tells_which_file_each_pairing_program_gives(self):
+        self.login(self.arbiter)
+        page = self.client.get(reverse("arbiter:upload"))
+        for text in (
+            "Swiss-Manager",
+            ".TUMX (teams",
+            "Final ranking crosstable",
+            "Cross table by score",
+            ".sco and .ini",
+        ):
+            self.assertContains(page, text)
+        russian = self.client.get(reverse("arbiter:upload"), HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(russian, "Какой файл загружать из вашей жеребьёвочной программы")
+        self.assertContains(russian, "выбранные вместе в окне выбора файлов")
+
     def test_it_does_not_query_per_player_in_the_preview(self):
         upload = services.upload_create(user=self.arbiter, file_name="km.trf", data=example("karl-mala-2005.trf"))
         self.login(self.arbiter)
