@@ -270,6 +270,7 @@ def td_desk(user, now: datetime.datetime | None = None) -> dict:
                     "player": game.player_of(claim.against),
                     "move": _move_label(claim.ply),
                     "outcome": record.outcome,
+                    "protest_until": value.clock.protest_deadline(claim),
                 }
             )
         for notice in value.notices:

@@ -161,7 +161,7 @@ def game_view(game: MobileGame, *, user=None, now: datetime.datetime) -> GameVie
     for color, face in out.clocks(value, now).items():
         view.clocks[color] = {**face, "running": color == on_move}
     view.rows = record_rows(out.record(value))
-    view.claims = [out.claim_data(c) for c in value.claims if c.status in OPEN_CLAIMS]
+    view.claims = [out.claim_data(c, value.clock.pauses) for c in value.claims if c.status in OPEN_CLAIMS]
     return view
 
 

@@ -79,7 +79,8 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
             items.append({
                 "kind": "claim", "at": claim.filed, "game": game, "claim": claim, "status": record.status,
                 "outcome": record.outcome, "player": game.player_of(claim.against), "text": protest,
-                "deadline": claim.protest_deadline if record.status == ending.OPEN else None,
+                "deadline": value.clock.protest_deadline(claim) if record.status == ending.OPEN else None,
+                "protest_until": value.clock.protest_deadline(claim),
                 "move": _label(claim.ply), "actor": actor, "mine": actor == user.pk,
             })  # fmt: skip
     decisions = list(event.decisions.select_related("game", "player").order_by("at", "pk"))
@@ -189,7 +190,10 @@ def game_file(event: MobileEvent, code: str) -> dict:
             ),
             None,
         )
-        claims.append({"record": record, "claim": record.claim, "protest": protest, "move": _label(record.claim.ply)})
+        claims.append({
+            "record": record, "claim": record.claim, "protest": protest, "move": _label(record.claim.ply),
+            "protest_until": value.clock.protest_deadline(record.claim),
+        })  # fmt: skip
     faces = {color: value.clock.total(color) for color in ("white", "black")}
     return {
         "game": game,

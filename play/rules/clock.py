@@ -181,12 +181,16 @@ def reminder_instant(receipt_at: datetime.datetime, allowance: int, total_before
     return after(receipt_at, -(-4 * remaining // 5))
 
 
-def protest_deadline(filed: datetime.datetime, norm: int) -> datetime.datetime:
+def protest_deadline(filed: datetime.datetime, norm: int, pauses=()) -> datetime.datetime:
     """Rule 7c: a protest is accepted until the claim notice's receipt + 86 400 s. The notice is
     dispatched at filing, so its receipt is filed + N, and the window ends at filed + N + 86 400.
     A protest arriving in that very second is in time; the claim is conceded at this instant
-    when no protest came (found by a sweep once now is past it)."""
-    return after(filed, norm + PROTEST_WINDOW)
+    when no protest came (found by a sweep once now is past it).
+
+    A leave the TD granted (`pauses`, the game's paused periods) stops the window as it stops the
+    clocks: a player on leave cannot be expected to protest, so the part of a leave inside the
+    window moves its end by as much (beyond the draft: leave is)."""
+    return run_until(pauses, filed, norm + PROTEST_WINDOW)
 
 
 def appeal_deadline(decision_dispatched: datetime.datetime, norm: int) -> datetime.datetime:
@@ -241,6 +245,7 @@ class Claim:
 
     @property
     def protest_deadline(self) -> datetime.datetime:
+        """The window's end without any leave; ClockState.protest_deadline(claim) counts the game's."""
         return protest_deadline(self.filed, self.norm)
 
 
@@ -368,11 +373,15 @@ class ClockState:
             return due
         return run_until(self.pauses, self.receipt, seconds(due, self.receipt))
 
+    def protest_deadline(self, claim: Claim) -> datetime.datetime:
+        """The end of `claim`'s protest window in this game: moved by any pause (leave) in it."""
+        return protest_deadline(claim.filed, claim.norm, self.pauses)
+
     @property
     def next_due(self) -> datetime.datetime | None:
         """The earliest of the failure-to-reply filing, the reminder and a protest window's end;
         None when nothing is due (the sweeper's index)."""
-        due = [self.filing_at, self.reminder_at, *(c.protest_deadline for c in self.windows)]
+        due = [self.filing_at, self.reminder_at, *(self.protest_deadline(c) for c in self.windows)]
         due = [d for d in due if d is not None]
         return min(due) if due else None
 
@@ -413,9 +422,9 @@ def advance(state: ClockState, now: datetime.datetime, *, remind: bool = True) -
         state = replace(state, reminded=True)
         events.append(Reminder(to=state.on_move, ply=state.ply, at=reminder))
     for claim in state.windows:
-        if passed(claim.protest_deadline, now):
-            events.append(Conceded(claim=claim, at=claim.protest_deadline))
-    state = replace(state, windows=tuple(c for c in state.windows if not passed(c.protest_deadline, now)))
+        if passed(state.protest_deadline(claim), now):
+            events.append(Conceded(claim=claim, at=state.protest_deadline(claim)))
+    state = replace(state, windows=tuple(c for c in state.windows if not passed(state.protest_deadline(c), now)))
     events.sort(key=lambda e: e.filed if isinstance(e, Claim) else e.at)
     return state, events
 
@@ -479,7 +488,7 @@ def protest(state: ClockState, against: str, arrival: datetime.datetime) -> tupl
     the clock's windows: it now waits for the TD, not for time. None when no open claim of that
     player was still in its window; the earliest filed is protested first."""
     for claim in state.windows:
-        if claim.against == against and not passed(claim.protest_deadline, arrival):
+        if claim.against == against and not passed(state.protest_deadline(claim), arrival):
             return replace(state, windows=tuple(c for c in state.windows if c is not claim)), claim
     return state, None
 

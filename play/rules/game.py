@@ -206,7 +206,7 @@ def _events(game: Game, events: list, board_after: chess.Board | None = None) ->
             record = ClaimRecord(claim=event, status=ending.OPEN, outcome=outcome)
             game = replace(game, claims=(*game.claims, record))
             send.append(Outbound(TD, "claim", event.filed, out.claim_details(game, record)))
-            send.append(Outbound(event.against, "claim", event.filed, out.claim_data(record)))
+            send.append(Outbound(event.against, "claim", event.filed, out.claim_data(record, game.clock.pauses)))
         elif isinstance(event, clock.Conceded):
             claims = tuple(
                 replace(c, status=ending.CONCEDED, decided=event.at) if c.claim == event.claim else c
@@ -215,7 +215,8 @@ def _events(game: Game, events: list, board_after: chess.Board | None = None) ->
             game = replace(game, claims=claims)
             if game.clock.running:
                 game = replace(game, clock=clock.finish(game.clock))
-            data = {**out.claim_data(next(c for c in claims if c.claim == event.claim)), **out.result(game)}
+            record = next(c for c in claims if c.claim == event.claim)
+            data = {**out.claim_data(record, game.clock.pauses), **out.result(game)}
             for to in (WHITE, BLACK, TD):
                 send.append(Outbound(to, "claim conceded", event.at, data))
         elif isinstance(event, clock.Reminder):
@@ -360,7 +361,7 @@ def _receive(
             "protest",
             (
                 Outbound(TD, "protest", arrival, data),
-                Outbound(sender, "protest received", arrival, out.claim_data(record)),
+                Outbound(sender, "protest received", arrival, out.claim_data(record, game.clock.pauses)),
             ),
         )
     if command in (Command.DELAY, Command.FAILURE, Command.DISPUTE, Command.APPEAL) and not message.illegible:
@@ -423,7 +424,7 @@ def decide(
     if upheld and game.clock.running:
         game = replace(game, clock=clock.finish(game.clock))
     record = next(c for c in claims if c.claim == claim)
-    data = {**out.claim_data(record), **out.result(game)}
+    data = {**out.claim_data(record, game.clock.pauses), **out.result(game)}
     return game, tuple(Outbound(to, f"claim {status}", at, data) for to in (WHITE, BLACK, TD))
 
 

@@ -81,11 +81,13 @@ def state(game, now: datetime.datetime) -> dict:
         "on_move": None if game.over else game.on_move,
         "clocks": clocks(game, now),
         "draw_offer": game.draw_offer,
-        "claims": [claim_data(c) for c in game.claims],
+        "claims": [claim_data(c, game.clock.pauses) for c in game.claims],
     }
 
 
-def claim_data(record) -> dict:
+def claim_data(record, pauses=()) -> dict:
+    """A claim as its notices and pages say it; `pauses` (the game's leave periods) move the end of
+    its protest window (clock.protest_deadline)."""
     claim = record.claim
     return {
         "against": claim.against,
@@ -95,14 +97,14 @@ def claim_data(record) -> dict:
         "total": claim.total,
         "allowance": claim.allowance,
         "status": record.status,
-        "protest_until": iso(claim.protest_deadline),
+        "protest_until": iso(clock.protest_deadline(claim.filed, claim.norm, pauses)),
     }
 
 
 def claim_details(game, record) -> dict:
     """The claim with full details for the TD (rule 7b): the moves with receipts, sending times,
     u, T and A."""
-    data = claim_data(record)
+    data = claim_data(record, game.clock.pauses)
     data["moves"] = [
         {
             "ply": m.ply,

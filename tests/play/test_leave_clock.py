@@ -84,3 +84,36 @@ def test_it_pauses_the_machines_game_and_the_sweeper_waits_for_the_leave():
     assert send == () and game.claims == ()
     game, received = machine.receive(game, WHITE, "e4", at("15:30:00"))
     assert received.applied == "move" and game.moves[0].timing.used == 5_340
+
+
+# --- a claim's protest window (rule 7c) and a leave ----------------------------------------------------
+
+FILED = at("17:02:01")  # the failure-to-reply claim of test_it_files_no_claim_and_sends_no_reminder_...
+
+
+def test_it_moves_the_end_of_a_protest_window_by_the_leave_inside_it():
+    # Without a leave: filed + N + 86 400 s = the next day 17:03:01.
+    assert clock.protest_deadline(FILED, 60) == at("17:03:01", "2026-05-02")
+    # A two-day leave from the next morning: the window stops for 172 800 s of it.
+    leave = ((at("08:00:00", "2026-05-02"), at("08:00:00", "2026-05-04")),)
+    assert clock.protest_deadline(FILED, 60, leave) == at("17:03:01", "2026-05-04")
+    # A leave after the window or before the claim does not move it.
+    later = ((at("18:00:00", "2026-05-02"), at("18:00:00", "2026-05-04")),)
+    assert clock.protest_deadline(FILED, 60, later) == at("17:03:01", "2026-05-02")
+    assert clock.protest_deadline(FILED, 60, (LEAVE,)) == at("17:03:01", "2026-05-02")
+
+
+def test_it_concedes_a_claim_only_after_the_window_moved_by_a_leave_and_accepts_a_protest_till_then():
+    state, (claim,) = clock.advance(clock.start(TimeControl(), START), at("15:02:02"))
+    assert claim.filed == at("15:02:01")
+    leave = (at("08:00:00", "2026-05-02"), at("08:00:00", "2026-05-03"))  # one day
+    paused = clock.pause(state, *leave)
+    assert paused.protest_deadline(claim) == at("15:03:01", "2026-05-03")
+    assert paused.next_due == at("15:03:01", "2026-05-03")
+    # Past the window's end without the leave: not conceded, and a protest is still in time.
+    still, events = clock.advance(paused, at("15:03:02", "2026-05-02"))
+    assert events == [] and still.windows == (claim,)
+    assert clock.protest(still, WHITE, at("12:00:00", "2026-05-03"))[1] == claim
+    # Past the moved end: conceded at it.
+    done, (conceded,) = clock.advance(paused, at("15:03:02", "2026-05-03"))
+    assert (conceded.claim, conceded.at, done.windows) == (claim, at("15:03:01", "2026-05-03"), ())
