@@ -23,7 +23,8 @@ class _FilesField(forms.FileField):
     widget = _FilesInput
 
     def clean(self, data, initial=None):
-        files = data if isinstance(data, (list, tuple)) else [data]
+        # No file chosen comes as an empty list: the field's own "required" message, not a list of none.
+        files = list(data) if isinstance(data, (list, tuple)) and data else [data if data else None]
         return [super(_FilesField, self).clean(one, initial) for one in files]
 
 

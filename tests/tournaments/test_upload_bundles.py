@@ -100,3 +100,10 @@ class ChosenTogetherTestCase(ArbiterTestCase):
         self.assertContains(response, "upload one result file at a time", status_code=400)
         self.assertContains(response, "a.trf, gonzaga.trn", status_code=400)
         assert not Upload.objects.exists()
+
+    def test_it_asks_for_a_file_when_none_is_chosen(self):
+        self.login(self.arbiter)
+        # A browser posts its CSRF token with the form: the form is bound even without a file.
+        response = self.client.post(reverse("arbiter:upload"), {"file": [], "csrfmiddlewaretoken": "x"})
+        self.assertContains(response, "This field is required.", status_code=400)
+        assert not Upload.objects.exists()
