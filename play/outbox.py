@@ -151,3 +151,40 @@ def outbox_sweep(
         tried, last = tried + len(ids), ids[-1]
     outages.outages_sweep(now=now)
     return sent
+
+
+# --- delivery reports of the SMS providers ------------------------------------------------------
+
+
+def sms_report_row(message_id: str) -> Transmission | None:
+    """The outbound SMS row a provider's delivery report names, locked for the report's
+    transaction (the delivery that sent it may still be writing the id: callers decide what a
+    missing row means)."""
+    return (
+        Transmission.objects.select_for_update()
+        .filter(direction=Transmission.Direction.OUT, channel="sms", external_id=message_id)
+        .order_by("pk")
+        .first()
+    )
+
+
+def delivery_report_keep(row: Transmission, report: dict, *, delivered_at=None, error: str = "") -> bool:
+    """Keep a provider's report (`event`, `payload`, ...) on its outbound row, and what it says:
+    delivered at `delivered_at`, or failed with `error`. False, and nothing written, when the
+    same report (event and payload) is there already: providers post a report again."""
+    if any(
+        seen.get("event") == report["event"] and seen.get("payload") == report["payload"]
+        for seen in row.delivery_reports
+    ):
+        return False
+    row.delivery_reports = [*row.delivery_reports, report]
+    fields = ["delivery_reports"]
+    if delivered_at is not None:
+        row.delivered_at = delivered_at
+        fields.append("delivered_at")
+    elif error:
+        row.delivery = Transmission.Delivery.FAILED
+        row.error = error
+        fields += ["delivery", "error"]
+    row.save(update_fields=fields)
+    return True

@@ -28,9 +28,8 @@ from android_sms_gateway.http import RequestsHttpClient
 from django.conf import settings
 from django.db import transaction
 
-from play import services
+from play import outbox, services
 from play.channels import CheckFailed, PermanentFailure, TransientFailure
-from play.models import Transmission
 
 logger = logging.getLogger("play.sms")
 
@@ -252,12 +251,7 @@ def _report(envelope: dict, event: str, payload: dict, now: datetime.datetime) -
     moment = _moment(payload, moment_field) if payload.get(moment_field) is not None else None
     report = {"event": event, "received": now.isoformat(), "webhook": envelope.get("id"), "payload": payload}
     with transaction.atomic():
-        row = (
-            Transmission.objects.select_for_update()
-            .filter(direction=Transmission.Direction.OUT, channel="sms", external_id=message_id)
-            .order_by("pk")
-            .first()
-        )
+        row = outbox.sms_report_row(message_id)
         if row is None:
             if now - (moment or now) < REPORT_RACE:
                 # The gateway can report before the delivery that sent the SMS has committed the
@@ -265,17 +259,9 @@ def _report(envelope: dict, event: str, payload: dict, now: datetime.datetime) -
                 raise NotYet(f"{event} for message {message_id}, not yet known here")
             logger.warning("SMS gateway %s for unknown message %s ignored", event, message_id)
             return "unknown message"
-        if any(seen.get("event") == event and seen.get("payload") == payload for seen in row.delivery_reports):
+        # The handset's own delivery time replaces the moment the gateway took the message.
+        delivered = (moment or now) if event == "sms:delivered" else None
+        error = f"SMS gateway: {payload.get('reason') or 'failed'}" if event == "sms:failed" else ""
+        if not outbox.delivery_report_keep(row, report, delivered_at=delivered, error=error):
             return "duplicate"
-        row.delivery_reports = [*row.delivery_reports, report]
-        fields = ["delivery_reports"]
-        if event == "sms:delivered":
-            # The handset's own delivery time replaces the moment the gateway took the message.
-            row.delivered_at = moment or now
-            fields.append("delivered_at")
-        elif event == "sms:failed":
-            row.delivery = Transmission.Delivery.FAILED
-            row.error = f"SMS gateway: {payload.get('reason') or 'failed'}"
-            fields += ["delivery", "error"]
-        row.save(update_fields=fields)
     return event.removeprefix("sms:")

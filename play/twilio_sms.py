@@ -24,7 +24,7 @@ from twilio.http.http_client import TwilioHttpClient
 from twilio.request_validator import RequestValidator
 from twilio.rest import Client
 
-from play import services
+from play import outbox, services
 from play.channels import PermanentFailure, TransientFailure
 from play.models import Transmission
 
@@ -163,30 +163,15 @@ def status_report(form, *, now) -> str:
     payload = dict(form.items())
     report = {"event": f"twilio:{status}", "received": now.isoformat(), "payload": payload}
     with transaction.atomic():
-        row = (
-            Transmission.objects.select_for_update()
-            .filter(direction=Transmission.Direction.OUT, channel="sms", external_id=message_sid)
-            .order_by("pk")
-            .first()
-        )
+        row = outbox.sms_report_row(message_sid)
         if row is None:
             logger.warning("Twilio status %s for unknown message %s ignored", status, message_sid)
             return "unknown message"
-        if any(
-            seen.get("event") == report["event"] and seen.get("payload") == payload for seen in row.delivery_reports
-        ):
+        # The carrier's RawDlrDoneDate has no time zone (Twilio says it varies by carrier): it is
+        # kept in the report, and the moment Twilio told us is the delivery time.
+        delivered = now if status == "delivered" else None
+        code = (form.get("ErrorCode") or "").strip()
+        error = (f"Twilio: {status}" + (f" (error {code})" if code else "")) if status in FAILED_STATUSES else ""
+        if not outbox.delivery_report_keep(row, report, delivered_at=delivered, error=error):
             return "duplicate"
-        row.delivery_reports = [*row.delivery_reports, report]
-        fields = ["delivery_reports"]
-        if status == "delivered":
-            # The carrier's RawDlrDoneDate has no time zone (Twilio says it varies by carrier): it is
-            # kept in the report, and the moment Twilio told us is the delivery time.
-            row.delivered_at = now
-            fields.append("delivered_at")
-        elif status in FAILED_STATUSES:
-            code = (form.get("ErrorCode") or "").strip()
-            row.delivery = Transmission.Delivery.FAILED
-            row.error = f"Twilio: {status}" + (f" (error {code})" if code else "")
-            fields += ["delivery", "error"]
-        row.save(update_fields=fields)
     return status
