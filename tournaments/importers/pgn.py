@@ -210,17 +210,8 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
             _bye_game(parsed, players, rnd, white, black, result, place, seen)
             continue
         w, b = players[white].start_number, players[black].start_number
-        for number in (w, b):
-            if (number, rnd) in seen:
-                parsed.error(
-                    gettext_noop("round %(round)s: %(name)s has a second game (the first at %(where)s)"),
-                    place,
-                    "double_game",
-                    round=rnd,
-                    name=players[white if number == w else black].display_name,
-                    where=seen[(number, rnd)],
-                )
-            seen[(number, rnd)] = place
+        for key in (white, black):
+            _once_a_round(parsed, players[key], rnd, place, seen)
         parsed.games.append(ParsedGame(rnd, w, b, result, PLAYED, board=board, moves=moves, place=place))
     parsed.rounds = max((g.round for g in parsed.games), default=0)
     if dates:
@@ -261,18 +252,22 @@ def _bye_game(parsed: ParsedFile, players: dict, rnd: int, white, black, result:
     mine = {"1-0": "1", "0-1": "0", "1/2-1/2": "="} if key == white else {"1-0": "0", "0-1": "1", "1/2-1/2": "="}
     score = mine.get(result, "")
     kind, points = {"1": (BYE, WHITE_WINS), "=": (HALF_BYE, DRAW)}.get(score, (UNPLAYED, NO_RESULT))
-    number = players[key].start_number
-    if (number, rnd) in seen:
+    _once_a_round(parsed, players[key], rnd, place, seen)
+    parsed.games.append(ParsedGame(rnd, players[key].start_number, None, points, kind, place=place))
+
+
+def _once_a_round(parsed: ParsedFile, player: ParsedPlayer, rnd: int, place: Place, seen: dict) -> None:
+    """Note the player's game (or bye) of round `rnd` at `place`; a second one is an error naming the first."""
+    if (player.start_number, rnd) in seen:
         parsed.error(
             gettext_noop("round %(round)s: %(name)s has a second game (the first at %(where)s)"),
             place,
             "double_game",
             round=rnd,
-            name=players[key].display_name,
-            where=seen[(number, rnd)],
+            name=player.display_name,
+            where=seen[(player.start_number, rnd)],
         )
-    seen[(number, rnd)] = place
-    parsed.games.append(ParsedGame(rnd, number, None, points, kind, place=place))
+    seen[(player.start_number, rnd)] = place
 
 
 def _game_lines(text: str) -> list[int]:
