@@ -217,9 +217,9 @@ def telegram_start(
 
 
 def _words(msgid: str, *, then: str = "", **values) -> str:
-    """A Telegram answer in the federation's message language (PLAY_MESSAGE_LANGUAGE), and the
-    sentence `then` after it."""
-    with translation.override(settings.PLAY_MESSAGE_LANGUAGE):
+    """A Telegram answer in the channel's message language (play.services.message_language), and
+    the sentence `then` after it."""
+    with translation.override(services.message_language(Channel.TELEGRAM)):
         text = translation.gettext(msgid) % values
         return f"{text} {translation.gettext(then)}" if then else text
 

@@ -339,9 +339,15 @@ def _out_rows(game, player, channel, address, kind, data, at, party: str = "") -
     ]  # fmt: skip
 
 
-def _words(kind: str, data: dict) -> str:
-    """The message's text in the federation's message language (English needs no translation)."""
-    language = settings.PLAY_MESSAGE_LANGUAGE
+def message_language(channel: str) -> str:
+    """The language of the site's messages on `channel`: PLAY_MESSAGE_LANGUAGE, but English on SMS,
+    whose texts keep to the GSM alphabet (Cyrillic would make each SMS 70 characters, not 160)."""
+    return "en" if channel == Channel.SMS else settings.PLAY_MESSAGE_LANGUAGE
+
+
+def _words(kind: str, data: dict, channel: str) -> str:
+    """The message's text in its channel's message language (English needs no translation)."""
+    language = message_language(channel)
     if language == "en":
         return render(kind, data)
     with translation.override(language):
@@ -352,7 +358,7 @@ def _out_row(game, player, channel, address, kind, data, at, party="", *, text: 
     if not party and game is not None and player is not None:
         party = game.color_of(player.pk) or ""
     if text is None:
-        text = _words(kind, data)
+        text = _words(kind, data, channel)
         if game is not None:
             text = f"#{game.code} {text}"
     # The web channel has nothing to send: the page reads the record, so the row being written is

@@ -191,8 +191,7 @@ def message_play(*, player: Player, channel: str, sender: str, text: str, arriva
 
     number, side = parse_play_request(text)
     level = ComputerLevel.objects.filter(number=number, active=True).first()
-    # The answer in the federation's message language; on SMS in English, as every SMS (GSM alphabet).
-    with translation.override("en" if channel == Channel.SMS else settings.PLAY_MESSAGE_LANGUAGE):
+    with translation.override(services.message_language(channel)):
         game, kind, answer = _play_answer(player, level, number, side, channel, arrival)
     with transaction.atomic():
         inbound = Transmission.objects.create(
