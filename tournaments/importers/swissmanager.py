@@ -39,9 +39,6 @@ from tournaments.importers.pairing import UNFINISHED, Cell, build_games, check_u
 
 MAGIC = b"\x93\xff\x89\x44"
 CONFIG, PLAYERS, PAIRINGS = b"\x95\xff\x89\x44", b"\xa5\xff\x89\x44", b"\xb3\xff\x89\x44"
-# The pairings end where the next section starts: teams (B5), team matches (C3), or, in files
-# without them, C5, D3 or E3 (seen in real files: an Israeli Swiss goes on with C5).
-_SECTION_END = tuple(bytes([code]) + b"\xff\x89\x44" for code in (0xB5, 0xC3, 0xC5, 0xD3, 0xE3))
 PLAYER_STRINGS, PLAYER_BLOCK, RECORD = 30, 110, 21
 ABSENT, BYE = 0xFFFE, 0xFFFF
 FORMAT_BY_TYPE = {0: "tunx", 1: "turx", 2: "tumx", 3: "tumx"}
@@ -149,7 +146,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     parsed.rounds = rounds
     _header(parsed, data, config_at, head)
     team_of = _players(parsed, data, players_at, pairings_at, count)
-    end = min([at for at in (data.find(m, pairings_at) for m in _SECTION_END) if at != -1] or [len(data)])
+    end = swissmanager_teams.section_end(data, pairings_at)
     records = [struct.unpack_from("<HHH", data, at) for at in range(pairings_at + 4, end - RECORD + 1, RECORD)]
     if (end - pairings_at - 4) % RECORD:
         raise refusal(

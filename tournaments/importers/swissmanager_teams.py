@@ -24,6 +24,9 @@ from django.utils.translation import gettext_noop
 from tournaments.importers.base import ParsedFile, Place, at_round
 
 TEAMS, MATCHES = b"\xb5\xff\x89\x44", b"\xc3\xff\x89\x44"
+# The markers that may follow the pairings, the teams or the matches (seen in real files: teams B5,
+# matches C3, then C5, D3, E3; an Israeli Swiss goes on from its pairings with C5).
+SECTION_ENDS = tuple(bytes([code]) + b"\xff\x89\x44" for code in (0xB5, 0xC3, 0xC5, 0xD3, 0xE3))
 TEAM_RECORD = 106  # bytes of a team record whose strings are all empty
 # (strings, block) pairs that add up to TEAM_RECORD: the block starting at the first number seen,
 # or right after the three strings seen.
@@ -79,13 +82,17 @@ def _matches(data: bytes, start: int, end: int, rounds: int) -> dict[int, set[fr
     }
 
 
+def section_end(data: bytes, start: int) -> int:
+    """Where the section starting at `start` ends: at the next section's marker (the pairings, the
+    teams and the matches alike), or the file's end."""
+    return min([at for at in (data.find(marker, start) for marker in SECTION_ENDS) if at != -1] or [len(data)])
+
+
 def _section(data: bytes, marker: bytes, after: int) -> tuple[int, int] | None:
     at = data.find(marker, after)
     if at == -1:
         return None
-    nxt = data.find(b"\xff\x89\x44", at + 4)
-    # Markers are one byte then FF 89 44; the section ends where the next one starts.
-    return at + 4, (nxt - 1 if nxt != -1 else len(data))
+    return at + 4, section_end(data, at + 4)
 
 
 def read(parsed: ParsedFile, data: bytes, after: int, team_of: dict[int, int]) -> None:
