@@ -84,7 +84,7 @@ def _claim(data: dict, _: Translate) -> str:
         "Time claim against %(against)s at ply %(ply)s (%(kind)s), filed %(filed)s: total %(total)s over "
         "%(allowance)s. Status %(status)s; protest until %(until)s."
     ) % {
-        "against": _word(data["against"], COLOURS, lambda word: _(COLOURS[word]).lower()),
+        "against": _colour(data["against"], _).lower(),
         "ply": data["ply"],
         "kind": data["kind"],
         "filed": clock_time(data["filed"]),
@@ -129,7 +129,7 @@ def _referral(data: dict, _: Translate) -> str:
         return f"Referred back ({data['reason']}): {data['explanation']}. Position: {position}."
     # Translated: the reason in the reader's words; the machine's explanation (English, with the
     # move and the record it quotes) follows for the details.
-    reason = _word(data["reason"], REASONS, lambda code: _(REASONS[code]))
+    reason = _(REASONS[data["reason"]]) if data["reason"] in REASONS else data["reason"]
     return _("Referred back: %(reason)s (%(explanation)s). Position: %(position)s.") % {
         "reason": reason,
         "explanation": data["explanation"],
