@@ -421,10 +421,14 @@ def advance(state: ClockState, now: datetime.datetime, *, remind: bool = True) -
     if remind and passed(reminder, now):
         state = replace(state, reminded=True)
         events.append(Reminder(to=state.on_move, ply=state.ply, at=reminder))
+    open_windows = []
     for claim in state.windows:
-        if passed(state.protest_deadline(claim), now):
-            events.append(Conceded(claim=claim, at=state.protest_deadline(claim)))
-    state = replace(state, windows=tuple(c for c in state.windows if not passed(state.protest_deadline(c), now)))
+        deadline = state.protest_deadline(claim)
+        if passed(deadline, now):
+            events.append(Conceded(claim=claim, at=deadline))
+        else:
+            open_windows.append(claim)
+    state = replace(state, windows=tuple(open_windows))
     events.sort(key=lambda e: e.filed if isinstance(e, Claim) else e.at)
     return state, events
 
