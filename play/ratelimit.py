@@ -87,3 +87,29 @@ def outbound_allowed(row, now: datetime.datetime) -> bool:
     if row.channel not in LIMITED_CHANNELS:
         return True
     return _take(_key("out", row.channel, row.address, now), settings.PLAY_OUTBOUND_PER_MINUTE)
+
+
+# --- what is counted beyond the phone channels' messages, and the notice of a window ------------
+
+
+def window_left(now: datetime.datetime) -> int:
+    """Whole seconds until the window of `now` closes (1 to WINDOW_SECONDS): the wait a notice names."""
+    return WINDOW_SECONDS - int(now.timestamp()) % WINDOW_SECONDS
+
+
+def inbound_notice_due(channel: str, sender: str, now: datetime.datetime) -> bool:
+    """True for the first message over the inbound limit in a window, False for the rest: the
+    sender is told once a window (play.services.rate_notice), never once a message."""
+    key = _key("notice", channel, sender, now)
+    return bool(cache.add(key, 1, timeout=WINDOW_SECONDS * 2))
+
+
+def web_wait(user, now: datetime.datetime) -> int:
+    """0 when the account's report from the site (a dispute, an appeal, a leave request, the TD's
+    enquiry) may go; else the seconds to wait. Counted per account like a phone's messages
+    (PLAY_INBOUND_PER_MINUTE a minute): each one lands on a TD's desk or a player's phone, which a
+    held-down button must not flood."""
+    if _take(_key("in", "web", f"user:{user.pk}", now), settings.PLAY_INBOUND_PER_MINUTE):
+        return 0
+    logger.warning("web reports of account %s over %d a minute: refused", user.pk, settings.PLAY_INBOUND_PER_MINUTE)
+    return window_left(now)

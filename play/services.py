@@ -23,7 +23,8 @@ from play import identities, ratelimit, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules import game as machine
-from play.rules.message import parse_message
+from play.rules.message import excerpt, parse_message
+from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
@@ -155,8 +156,10 @@ def message_receive(
     sent: datetime.datetime | None = None,
     external_id: str | None = None,
     game_code: str | None = None,
+    counted: bool = False,
 ) -> Receipt:
-    """One inbound message from any channel. The sender is the channel's address (a verified
+    """One inbound message from any channel (`counted`: the caller has counted it in the inbound
+    limit already, as play.telegram does for a button press). The sender is the channel's address (a verified
     phone number, a Telegram chat; on the web and the console the player's federation id, the
     page or the command having checked who may act as him). The game is the one tagged `#CODE`,
     or `game_code` (the web page's), or the sender's only open game. A message delivered twice
@@ -166,9 +169,9 @@ def message_receive(
         raise PlayError(f"unknown channel {channel!r}")
     if timezone.is_naive(arrival) or (sent is not None and timezone.is_naive(sent)):
         raise PlayError("arrival and sending times must carry their time zone")
-    if not ratelimit.inbound_allowed(channel, sender, arrival):
-        # Before any query: a flood costs one cache round trip a message, and gets no answers.
-        return Receipt("rate limited")
+    if not counted and not ratelimit.inbound_allowed(channel, sender, arrival):
+        # Before any query: a flood costs a cache round trip a message, and one notice a window.
+        return Receipt("rate limited", replies=rate_notice(channel, sender, arrival))
     if (
         external_id is not None
         and Transmission.objects.filter(
@@ -215,7 +218,7 @@ def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | N
         return annulled, None
     if tag:
         game = locked.filter(code__iexact=tag).first()
-        return (game, None) if game else (None, f"No game #{tag.upper()} of yours.")
+        return (game, None) if game else (None, f"No game #{excerpt(tag.upper())} of yours.")
     # Locking a second open game for the moment it takes to say "which one?" is harmless.
     open_games = list(locked.filter(status=MobileGame.Status.OPEN).order_by("pk")[:2])
     if len(open_games) == 1:
@@ -321,13 +324,17 @@ def _write_out(game, player, channel, address, kind, data, at, party: str = "") 
 
 
 def _out_rows(game, player, channel, address, kind, data, at, party: str = "") -> list[Transmission]:
-    """On SMS, the compact text (play/rules/sms_texts.py), and a text longer than one SMS as one
-    row per numbered part, in order (rows go out in pk order), so that the continuous record shows
-    exactly the SMS that were sent. The machine's data stays on the first part only: a RECORD's
-    moves copied onto each of a dozen parts would say nothing more."""
-    if channel != Channel.SMS:
+    """On SMS, the compact text (play/rules/sms_texts.py), and a text longer than one SMS (or than
+    Telegram's 4,096 characters) as one row per numbered part, in order (rows go out in pk order),
+    so that the continuous record shows exactly the messages that were sent. The machine's data
+    stays on the first part only: a RECORD's moves copied onto each part would say nothing more."""
+    prefix = f"#{game.code} " if game is not None else ""
+    if channel == Channel.TELEGRAM:
+        texts = split_telegram(_words(kind, data, channel), prefix=prefix)
+    elif channel != Channel.SMS:
         return [_out_row(game, player, channel, address, kind, data, at, party)]
-    texts = sms_parts(kind, data, prefix=f"#{game.code} " if game is not None else "")
+    else:
+        texts = sms_parts(kind, data, prefix=prefix)
     if len(texts) == 1:
         return [_out_row(game, player, channel, address, kind, data, at, party, text=texts[0])]
     return [
@@ -485,6 +492,18 @@ def notice_send(
     row.save()
     _after_commit([row], [])
     return row
+
+
+def rate_notice(channel: str, sender: str, at: datetime.datetime) -> list[Transmission]:
+    """The "too many messages, wait N s" notice, once a window, to a known sender over the inbound
+    limit (an answer to each dropped message would be a storm of its own; a stranger gets none)."""
+    player = identities.player_for(channel, sender) if ratelimit.inbound_notice_due(channel, sender, at) else None
+    if player is None:
+        return []
+    data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": ratelimit.window_left(at)}
+    rows = _write_out(None, player, channel, sender, "rate limited", data, at)
+    _after_commit(rows, [])
+    return rows
 
 
 def reply_send(

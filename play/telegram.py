@@ -27,15 +27,17 @@ import chess
 import httpx
 import telegram
 from django.conf import settings
+from django.utils import translation
 from telegram import error as telegram_errors
 from telegram.request import HTTPXRequest
 
-from play import board_png, identities, linking, services, state
+from play import board_png, identities, linking, ratelimit, services, state
 from play import telegram_buttons as buttons
 from play.channels import CheckFailed, PermanentFailure, TransientFailure
 from play.models import Color, MobileGame
 from play.rules import ending
 from play.rules.clock import opponent
+from play.rules.texts import render
 
 logger = logging.getLogger("play.telegram")
 
@@ -211,7 +213,13 @@ def message_receive(update: telegram.Update, *, now: datetime.datetime) -> str:
     if not isinstance(message.text, str):
         return "ignored"  # photos, stickers, voice...
     if linking.is_start(message.text):  # "/start CODE" links the chat to a player (play/linking.py)
-        return linking.telegram_start(str(message.chat.id), message.text, update.update_id, now=now, sent=message.date)
+        chat = str(message.chat.id)
+        # Counted like any message (the game service counts the others): a flood of /start
+        # would otherwise be answered in full, or guess link codes at the speed of the network.
+        if not ratelimit.inbound_allowed("telegram", chat, now):
+            services.rate_notice("telegram", chat, now)
+            return "rate limited"
+        return linking.telegram_start(chat, message.text, update.update_id, now=now, sent=message.date)
     sent = message.date
     if sent.tzinfo is None:  # the library gives UTC; never guess a zone
         sent = sent.replace(tzinfo=datetime.UTC)
@@ -235,7 +243,11 @@ def callback_receive(query: telegram.CallbackQuery, *, now: datetime.datetime) -
     press = buttons.press_parse(query.data)
     note, alert = "", False
     try:
-        if press is None:
+        # Every press is counted here, before any query, those that reach the game service too
+        # (told so, it does not count them again): a press is a message.
+        if not ratelimit.inbound_allowed("telegram", chat, now):
+            outcome, note = "rate limited", _too_many(now)
+        elif press is None:
             outcome, note = "ignored", "This button is not for this bot."
         elif identities.player_for("telegram", chat) is None:
             # Nothing is stored for a stranger (as for a typed message): answered, and that is all.
@@ -254,12 +266,20 @@ def callback_receive(query: telegram.CallbackQuery, *, now: datetime.datetime) -
                 # moment it arrives, as far as anyone can tell, so its sending time is the arrival.
                 sent=now,
                 external_id=f"tgcb:{query.id}",
+                counted=True,
             )
             outcome = receipt.applied
             note = buttons.APPLIED_NOTES.get(outcome, outcome.capitalize() + ".")
     finally:
         _answer(query.id, note, alert)
     return outcome
+
+
+def _too_many(now: datetime.datetime) -> str:
+    """The answer to a press over the inbound limit, in the channel's message language."""
+    data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": ratelimit.window_left(now)}
+    with translation.override(services.message_language("telegram")):
+        return render("rate limited", data, translation.gettext)
 
 
 def _step(query: telegram.CallbackQuery, chat: str, press: buttons.Press) -> tuple[str, str, bool]:

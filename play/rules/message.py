@@ -130,6 +130,20 @@ _DRAW_OFFER = frozenset({"draw?", "ничья?"})
 _SPACED_DRAW_OFFER = re.compile(r"\b(draw|ничья)\s+\?", re.IGNORECASE)  # "draw ?" is "draw?"
 _INDICATION_ONLY = re.compile(r"[+#!?†‡]+")
 _LINE_SEPARATOR = re.compile(r"[;\n]")
+# A referral quotes the word it could not read, so the player sees which one; any move however
+# written ("Nbxd7+!?", "e7-e8=Q+") is far shorter. A longer word is cut: a 10,000-character word
+# quoted whole came back as 71 SMS.
+QUOTE_LIMIT = 20
+ELLIPSIS = "..."  # three full stops, not "…": the GSM alphabet has no ellipsis (an SMS would go UCS-2)
+
+
+def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """At most `limit` characters of `text`, and "..." after them when it was longer."""
+    return text if len(text) <= limit else text[:limit] + ELLIPSIS
+
+
+def _quoted(text: str) -> str:
+    return f"'{excerpt(text)}'"
 
 
 def _split_word(text: str) -> tuple[str, str]:
@@ -164,7 +178,7 @@ def _read_moves(text: str) -> tuple[tuple[WrittenMove, ...], bool, str | None]:
             written.append((token, pending))
             pending = None
         else:
-            return (), draw_offer, f"'{token}' is not a move"
+            return (), draw_offer, f"{_quoted(token)} is not a move"
     if pending is not None:
         return (), draw_offer, "a move number is not followed by a move"
     if not written:
@@ -289,20 +303,20 @@ def check_reply(message: Message, game: Sequence[chess.Move] | chess.Board, send
         return Referral(Reason.REPETITION, f"the reply must be preceded by your opponent's latest move, {latest}")
     for ply, written in zip(plies, message.repetition, strict=True):
         if not 0 <= ply < expected:
-            return Referral(Reason.REPETITION, f"'{written.text}' repeats a move that has not been played")
+            return Referral(Reason.REPETITION, f"{_quoted(written.text)} repeats a move that has not been played")
         position = before(ply)
         reading = read_move(position, written.text)
         if reading.move != history[ply]:
             recorded = write_move(position, history[ply], ply)
-            return Referral(Reason.REPETITION, f"'{written.text}' does not match the record: {recorded}")
+            return Referral(Reason.REPETITION, f"{_quoted(written.text)} does not match the record: {recorded}")
     reading = read_move(board, reply.text)
     if reading.fault is Reason.ILLEGAL:
-        return Referral(Reason.ILLEGAL, f"'{reply.text}' is not a legal move in this position")
+        return Referral(Reason.ILLEGAL, f"{_quoted(reply.text)} is not a legal move in this position")
     if reading.fault is Reason.AMBIGUOUS:
         options = ", ".join(board.san(move) for move in reading.candidates)
-        return Referral(Reason.AMBIGUOUS, f"'{reply.text}' can mean more than one move: {options}")
+        return Referral(Reason.AMBIGUOUS, f"{_quoted(reply.text)} can mean more than one move: {options}")
     if reading.move is None:  # not reached: the text was checked to be a move's shape
-        return Referral(Reason.ILLEGIBLE, f"'{reply.text}' is not a move")
+        return Referral(Reason.ILLEGIBLE, f"{_quoted(reply.text)} is not a move")
     return Accepted(move=reading.move, san=board.san(reading.move), ply=expected, draw_offer=message.draw_offer)
 
 
@@ -340,12 +354,12 @@ def check_conditional(
         moves: list[chess.Move] = []
         for offset, written in enumerate(line):
             if written.ply is not None and written.ply != expected + offset:
-                return Referral(Reason.NUMBER, f"'{written.text}' is numbered {number_label(written.ply)}")
+                return Referral(Reason.NUMBER, f"{_quoted(written.text)} is numbered {number_label(written.ply)}")
             reading = read_move(position, written.text)
             if reading.move is None:
                 return Referral(
                     reading.fault or Reason.ILLEGAL,
-                    f"'{written.text}' is not one legal move at {number_label(expected + offset)} of the line",
+                    f"{_quoted(written.text)} is not one legal move at {number_label(expected + offset)} of the line",
                 )
             moves.append(reading.move)
             position.push(reading.move)

@@ -29,6 +29,9 @@ EXTENSION = frozenset("\f^{}\\[~]|€")
 
 SINGLE = {GSM7: 160, UCS2: 70}
 CONCATENATED = {GSM7: 153, UCS2: 67}
+# The Bot API refuses a message longer than this (sendMessage's `text`, counted in UTF-16 code
+# units as Telegram counts its entities): a longer text goes as numbered messages.
+TELEGRAM_LIMIT = 4096
 
 
 def septets(char: str) -> int | None:
@@ -83,31 +86,44 @@ def _label(index: int, total: int) -> str:
     return f"({index}/{total}) "
 
 
-def split_numbered(text: str, *, prefix: str = "") -> list[str]:
+def fits_units(limit: int):
+    """A test of whether a text is at most `limit` UTF-16 code units (a message's own limit)."""
+    # Encoded in C: the packing measures the growing part once a word.
+    return lambda text: len(text.encode("utf-16-le")) // 2 <= limit
+
+
+def split_telegram(text: str, *, prefix: str = "") -> list[str]:
+    """`prefix + text` as Telegram messages of at most TELEGRAM_LIMIT code units each: one when it
+    fits, else numbered parts cut at word boundaries exactly as split_numbered cuts an SMS."""
+    return split_numbered(text, prefix=prefix, fits=fits_units(TELEGRAM_LIMIT))
+
+
+def split_numbered(text: str, *, prefix: str = "", fits=fits_one) -> list[str]:
     """`prefix + text` when that is one SMS; else the text cut at word boundaries into parts
     `prefix + "(i/n) " + words`, each part one SMS in its own encoding (a part with a Cyrillic
     word is UCS-2 and holds 70, its neighbours in Latin stay GSM-7 and hold 160). Whitespace
     between words of one part is kept; the whitespace where the text is cut is dropped. A word too
-    long for a part on its own is cut between characters.
+    long for a part on its own is cut between characters. `fits` says what one part may hold
+    (one SMS by default).
     """
-    if fits_one(prefix + text):
+    if fits(prefix + text):
         return [prefix + text]
     text = text.strip()
-    if fits_one(prefix + text):  # only blanks made it long: what is left is one SMS, never none
+    if fits(prefix + text):  # only blanks made it long: what is left is one SMS, never none
         return [prefix + text]
     # The label's width depends on the total: pack assuming `digits` digits for it, and again
     # with more when the parts turn out to be more (more digits only shrink the room, so the
     # count never falls back and this ends).
     digits = 1
     while True:
-        chunks = _pack(text, prefix, digits)
+        chunks = _pack(text, prefix, digits, fits)
         if len(str(len(chunks))) <= digits:
             total = len(chunks)
             return [prefix + _label(i, total) + chunk for i, chunk in enumerate(chunks, 1)]
         digits = len(str(len(chunks)))
 
 
-def _pack(text: str, prefix: str, digits: int) -> list[str]:
+def _pack(text: str, prefix: str, digits: int, fits) -> list[str]:
     tokens = [t for t in re.split(r"(\s+)", text) if t]
     chunks: list[str] = []
     current = ""
@@ -116,16 +132,16 @@ def _pack(text: str, prefix: str, digits: int) -> list[str]:
         if token.isspace():
             current += token if current else ""
             continue
-        if fits_one(head + current + token):
+        if fits(head + current + token):
             current += token
             continue
         if current:
             chunks.append(current.rstrip())
             current = ""
             head = prefix + _label(len(chunks) + 1, 10**digits - 1)
-        while not fits_one(head + token):
+        while not fits(head + token):
             # One word longer than a whole part: as much of it as fits, the rest in the next part.
-            cut = _longest_fitting(head, token)
+            cut = _longest_fitting(head, token, fits)
             chunks.append(token[:cut])
             token = token[cut:]
             head = prefix + _label(len(chunks) + 1, 10**digits - 1)
@@ -135,10 +151,12 @@ def _pack(text: str, prefix: str, digits: int) -> list[str]:
     return chunks
 
 
-def _longest_fitting(head: str, word: str) -> int:
-    cut = 1
-    while cut < len(word) and fits_one(head + word[: cut + 1]):
-        cut += 1
-    if not fits_one(head + word[:cut]):
-        raise ValueError(f"the prefix {head!r} leaves no room in one SMS")
-    return cut
+def _longest_fitting(head: str, word: str, fits) -> int:
+    # Bisection: a word may be thousands of characters long, and each test measures the whole part.
+    low, high = 1, len(word)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if fits(head + word[:middle]) else (low, middle - 1)
+    if not fits(head + word[:low]):
+        raise ValueError(f"the prefix {head!r} leaves no room in one part")
+    return low

@@ -211,6 +211,10 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
             else "Appeal ruled: the TD decision (%(what)s) is upheld. Reasons: %(why)s. This ruling is final."
         )
         return _(ruling) % {"what": data["what"], "why": data["why"]}
+    if kind == "rate limited":
+        return _(
+            "Too many messages: at most %(limit)s a minute. This one was not read; send it again in %(seconds)s s."
+        ) % {"limit": data["limit"], "seconds": data["seconds"]}
     if kind in ("unknown game", "computer game", "computer refused"):
         return data["text"]
     if kind in ("outage", "outage over"):

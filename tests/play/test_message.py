@@ -234,3 +234,17 @@ def test_it_reads_sentence_punctuation_and_a_spaced_draw_offer():
     tagged = parse_message("#G17\tSTATUS")
     assert (tagged.game, tagged.command) == ("G17", Command.STATUS)
     assert parse_message("#G17").illegible
+
+
+class TestQuote:
+    def test_it_quotes_at_most_20_characters_of_a_word_it_cannot_read(self):
+        from play.rules.message import excerpt
+
+        assert excerpt("x" * 20) == "x" * 20
+        assert excerpt("x" * 21) == "x" * 20 + "..."
+        message = parse_message("1. " + "Ж" * 10_000)
+        assert message.illegible == "'ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ...' is not a move"
+
+    def test_it_quotes_an_illegal_move_whole(self):
+        referral = check_reply(parse_message("1. Nf6"), [], WHITE)
+        assert referral == Referral(Reason.ILLEGAL, "'Nf6' is not a legal move in this position")

@@ -60,15 +60,71 @@ def status(sender: str, arrival, channel: str = "sms") -> str:
 # --- inbound ------------------------------------------------------------------------------------
 
 
-def test_it_drops_the_31st_message_of_a_minute_from_one_number_unanswered(game, caplog):
+def test_it_drops_the_31st_message_of_a_minute_from_one_number_unapplied(game, caplog):
     outcomes = [status(FLOOD, at(second)) for second in range(30)]
     assert outcomes == ["status"] * 30
     before = Transmission.objects.count()
     with caplog.at_level(logging.WARNING, logger="play.ratelimit"):
         assert status(FLOOD, at(59)) == "rate limited"
-    assert Transmission.objects.count() == before  # not applied, not answered, not stored
+    # Not applied and not stored: the only row written is the window's one notice (below).
+    assert Transmission.objects.count() == before + 1
+    assert not Transmission.objects.filter(direction="in", at=at(59)).exists()
     assert f"from {FLOOD} over 30 a minute" in caplog.text
     assert ratelimit.inbound_dropped("sms", T0.date()) == 1
+
+
+def test_it_tells_the_player_once_a_window_to_wait_instead_of_dropping_his_move_in_silence(game):
+    for second in range(30):
+        status(FLOOD, at(second))
+    first = services.message_receive(channel="sms", sender=FLOOD, text="1. e4", arrival=at(35))
+    assert first.applied == "rate limited"
+    (notice,) = first.replies
+    assert (notice.direction, notice.channel, notice.address, notice.kind) == ("out", "sms", FLOOD, "rate limited")
+    assert notice.player == game.white and notice.game is None
+    # 35 s into the minute: the window closes in 25 s.
+    assert notice.text == "Too many messages: at most 30 a minute. This one was not read; send it again in 25 s."
+    # The rest of the window's messages get nothing; the next window's first over the limit does.
+    assert [status(FLOOD, at(s)) for s in (40, 59)] == ["rate limited"] * 2
+    assert Transmission.objects.filter(kind="rate limited").count() == 1
+    for second in range(60, 90):
+        status(FLOOD, at(second))
+    later = services.message_receive(channel="sms", sender=FLOOD, text="STATUS", arrival=at(119))
+    assert [row.text for row in later.replies] == [
+        "Too many messages: at most 30 a minute. This one was not read; send it again in 1 s."
+    ]
+
+
+def test_it_tells_a_stranger_over_the_limit_nothing(game, settings):
+    settings.PLAY_INBOUND_PER_MINUTE = 1
+    stranger = "+79993330000"
+    assert [status(stranger, at(s)) for s in range(3)] == ["unknown sender", "rate limited", "rate limited"]
+    assert not Transmission.objects.filter(address=stranger).exists()
+
+
+def test_it_counts_telegram_start_in_the_inbound_limit(game, settings):
+    settings.PLAY_INBOUND_PER_MINUTE = 2
+    message = {"date": int(at(0).timestamp()), "chat": {"id": CHAT, "type": "private"}, "text": "/start"}
+    answers = [
+        telegram.update_receive({"update_id": n, "message": {**message, "message_id": n}}, now=at(n)) for n in (1, 2, 3)
+    ]
+    assert answers == ["start", "start", "rate limited"]
+    sent = list(Transmission.objects.filter(direction="out", channel="telegram").values_list("kind", flat=True))
+    assert sent == ["link", "link", "rate limited"]  # two answers, then the one notice of the window
+
+
+def test_it_counts_every_telegram_button_press_once(game, settings):
+    settings.PLAY_INBOUND_PER_MINUTE = 3
+
+    def press(n: int, action: str) -> str:
+        query = {"id": f"q{n}", "from": {"id": CHAT, "is_bot": False, "first_name": "B"}, "chat_instance": "c",
+                 "data": f"{action} #{game.code}"}  # fmt: skip
+        return telegram.update_receive({"update_id": n, "callback_query": query}, now=at(n))
+
+    # A press the game service applies (STATUS) is counted once, not by both; the first step of
+    # resigning, which reaches no game, is counted too.
+    assert [press(1, "status"), press(2, "status"), press(3, "resign"), press(4, "offer")] == [
+        "status", "status", "resign asked", "rate limited",
+    ]  # fmt: skip
 
 
 def test_it_serves_another_number_during_a_flood(game):

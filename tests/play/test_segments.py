@@ -245,3 +245,24 @@ class TestCompactMoveTexts:
         quoting = [p for p in parts if "Кf6" in p]
         assert len(quoting) == 1 and encoding(quoting[0]) == "UCS-2" and len(quoting[0]) <= 70
         assert all(segment_count(p) == 1 for p in parts)
+
+
+class TestTelegramParts:
+    def test_it_sends_4096_characters_as_one_message_and_4097_as_two(self):
+        assert segments.split_telegram("a" * 4096) == ["a" * 4096]
+        # "(1/2) " and 4,090 a; "(2/2) " and the 7 left.
+        assert [len(p) for p in segments.split_telegram("a" * 4097)] == [4096, 13]
+
+    def test_it_counts_the_prefix_and_an_emoji_as_two_units_in_the_4096(self):
+        assert len(segments.split_telegram("b" * 4088, prefix="#K7QX2M ")) == 1  # 8 + 4088
+        assert len(segments.split_telegram("👍" * 2048)) == 1
+        parts = segments.split_telegram("👍" * 2049)
+        assert [len(p.encode("utf-16-le")) // 2 for p in parts] == [4096, 14]  # a pair is never cut
+        assert parts == ["(1/2) " + "👍" * 2045, "(2/2) " + "👍" * 4]
+
+    def test_it_cuts_at_words_and_numbers_every_part(self):
+        text = " ".join(["word"] * 2000)  # 9,999 characters
+        parts = segments.split_telegram(text, prefix="#G1 ")
+        assert [p[:10] for p in parts] == ["#G1 (1/3) ", "#G1 (2/3) ", "#G1 (3/3) "]
+        assert all(len(p) <= 4096 for p in parts)
+        assert " ".join(p[10:] for p in parts).split() == text.split()

@@ -226,3 +226,39 @@ class TestOtherLongTexts:
         assert receipt.applied == "unknown game"
         (reply,) = receipt.replies
         assert (reply.channel, reply.text) == ("sms", "No game #ZZZZ99 of yours.")
+
+    def test_it_quotes_at_most_20_characters_of_an_illegible_word_in_a_referral(self):
+        game = sms_game()
+        receipt = services.message_receive(channel="sms", sender=WHITE_PHONE, text="1. " + "x" * 10_000, arrival=START)
+        assert receipt.applied == "referral"
+        (reply,) = receipt.replies  # one SMS, not the 71 a whole quote cost
+        assert reply.text == (
+            f"#{game.code} Referred back (illegible): the message cannot be read: 'xxxxxxxxxxxxxxxxxxxx...' "
+            "is not a move. Position: White to play 1.."
+        )
+        assert segment_count(reply.text) == 1
+
+    def test_it_quotes_at_most_20_characters_of_a_game_tag_it_does_not_know(self):
+        sms_game()
+        receipt = services.message_receive(channel="sms", sender=WHITE_PHONE, text="#" + "Z" * 5_000, arrival=START)
+        (reply,) = receipt.replies
+        assert reply.text == "No game #ZZZZZZZZZZZZZZZZZZZZ... of yours."
+
+
+@pytest.mark.django_db
+class TestTelegramLimit:
+    def test_it_sends_the_record_of_a_long_game_to_telegram_in_numbered_messages_of_at_most_4096(self, settings):
+        settings.PLAY_MESSAGE_LANGUAGE = "en"
+        game = sms_game()
+        arrival = play(game, long_game(200), step=datetime.timedelta(seconds=90))
+        ChannelAddress.objects.create(player=game.white, channel="telegram", address="777", verified_at=START)
+        receipt = services.message_receive(
+            channel="telegram", sender="777", text="RECORD", arrival=arrival + datetime.timedelta(minutes=1)
+        )
+        parts = receipt.replies
+        whole = f"#{game.code} " + render("record", parts[0].data)
+        assert len(whole) > 4096  # one message would be refused by the Bot API
+        assert [len(row.text) <= 4096 and row.channel == "telegram" for row in parts] == [True, True]
+        assert [row.text[:14] for row in parts] == [f"#{game.code} (1/2) ", f"#{game.code} (2/2) "]
+        assert (parts[0].data["part"], parts[1].data) == (1, {"part": 2, "parts": 2})
+        assert " ".join(row.text[14:] for row in parts).split() == render("record", parts[0].data).split()
