@@ -5,7 +5,6 @@ waits for the 200 and retries otherwise. Telegram's is queued: it answers at onc
 never makes Telegram resend the Update (the update_id dedups it anyway)."""
 
 import hmac
-import json
 import logging
 
 from django.conf import settings
@@ -66,7 +65,7 @@ def telegram_hook(request):
         telegram_logger.warning("Telegram webhook refused from %s: bad secret token", request.META.get("REMOTE_ADDR"))
         return _text("forbidden", 403)
     try:
-        data = json.loads(request.body)
+        data = sms.json_body(request.body)
         telegram.update_parse(data)
     except (UnicodeDecodeError, ValueError) as error:
         return _text(f"malformed update: the body is not JSON: {error}", 400)

@@ -15,9 +15,12 @@ from __future__ import annotations
 import datetime
 import hashlib
 import hmac
+import itertools
 import json
 import logging
+import operator
 import os
+import re
 import threading
 
 import requests
@@ -207,11 +210,36 @@ def dedup_key(message_id: str, phone: str, received_at: str, text: str) -> str:
     return f"smsgw:{digest}"
 
 
+# A webhook's JSON is a few levels deep (a Telegram Update with a replied-to message about 8):
+# deeper nesting is refused before parsing, where it was a RecursionError, a 500 (or, under
+# Python's limit, a structure that recursed again in the task's serialiser).
+JSON_MAX_DEPTH = 32
+# A string, to its closing quote or the end (possessive: an unclosed one is never rescanned).
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*+(?:"|\\?\Z)', re.DOTALL)
+# An opening bracket counts +1, a closing one -1 (after subtracting 1: 2 and 0), anything else 0.
+_JSON_STEPS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
+_JSON_OTHER = bytes(set(range(256)) - set(b"[{]}"))
+
+
+def json_depth(body: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (0 for a scalar): the running count of
+    the brackets outside strings, in C (itertools), never by recursion."""
+    brackets = _JSON_STRING.sub(b"", body).translate(None, _JSON_OTHER).translate(_JSON_STEPS)
+    return max(itertools.accumulate(map(operator.sub, brackets, itertools.repeat(1))), default=0)
+
+
+def json_body(body: bytes):
+    """A webhook's body parsed; ValueError when it is not JSON or nests deeper than JSON_MAX_DEPTH."""
+    if json_depth(body) > JSON_MAX_DEPTH:
+        raise ValueError(f"nested deeper than {JSON_MAX_DEPTH} levels")
+    return json.loads(body)
+
+
 def webhook_handle(body: bytes, *, now: datetime.datetime) -> str:
     """Apply one verified webhook; returns what was done, in a word or two. Raises Malformed
     before anything is written."""
     try:
-        envelope = json.loads(body)
+        envelope = json_body(body)
     except (UnicodeDecodeError, ValueError) as error:
         raise Malformed(f"the body is not JSON: {error}") from None
     if not isinstance(envelope, dict) or not isinstance(envelope.get("payload"), dict):

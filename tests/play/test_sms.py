@@ -179,6 +179,8 @@ class TestWebhook:
                 "receivedAt",
             ),
             (envelope("sms:delivered", {"phoneNumber": WHITE_PHONE}), "messageId"),
+            # Nested past any webhook's depth: a RecursionError (a 500) in the parser before.
+            (b'{"payload": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested deeper than 32 levels"),
         ],
     )
     def test_it_answers_400_to_a_malformed_body_and_changes_nothing(self, client, game, body, says):
@@ -356,3 +358,17 @@ def test_it_accepts_a_configured_gateway():
     env = {"SMS_GATEWAY_URL": "https://sms.example.org/3rdparty/v1", "SMS_GATEWAY_USER": "u"}
     result = run_manage("check", PLAY_SMS_BACKEND="play.sms.SmsGateway", SMS_GATEWAY_PASSWORD="p", **env)
     assert result.returncode == 0, result.stderr
+
+
+def test_it_counts_json_depth_by_brackets_outside_strings():
+    from play.sms import json_depth
+
+    assert [json_depth(b"1"), json_depth(b"[]"), json_depth(b"[[], {}]"), json_depth(b'{"a": [{"b": 1}]}')] == [
+        0,
+        1,
+        2,
+        3,
+    ]
+    # Brackets in strings, an escaped quote and an unclosed string are text, not nesting.
+    assert json_depth(b'["[[[", "\\"{{{", "]]"]') == 1
+    assert json_depth(b'["[[[') == 1

@@ -98,6 +98,10 @@ class TestWebhook:
             (json.dumps({"message": update("1. e4")["message"]}).encode(), "update_id"),
             (json.dumps({"update_id": "7"}).encode(), "update_id"),
             (json.dumps({"update_id": 8, "message": {"text": "1. e4"}}).encode(), "not a Telegram Update"),
+            # Nested past any Update's depth: a RecursionError (a 500) in the parser, and 33 levels
+            # (the object and 32 arrays in it) are refused as well, before anything is queued.
+            (b'{"update_id": 9, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested deeper than 32 levels"),
+            (b'{"update_id": 9, "x": ' + b"[" * 32 + b"]" * 32 + b"}", "nested deeper than 32 levels"),
         ],
     )
     def test_it_answers_400_to_a_malformed_body_and_changes_nothing(self, client, game, body, says):
