@@ -331,6 +331,13 @@ PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
 # it waits in the outbox for the next minute, so a bug cannot send a storm.
 PLAY_INBOUND_PER_MINUTE = env_int("PLAY_INBOUND_PER_MINUTE", 30, minimum=1)
 PLAY_OUTBOUND_PER_MINUTE = env_int("PLAY_OUTBOUND_PER_MINUTE", 30, minimum=1)
+# Verification codes in any 24 hours (play/linking.py), on top of 3 an hour to one number: each
+# SMS code costs money and carries the player's name, so an account must not make the site text
+# any number it likes. 5 codes per account and per player (each channel apart) cover a typo, an
+# expired code and a change of phone; codes for 3 different numbers per player cover a typo and
+# the corrected number.
+PLAY_CODES_PER_DAY = env_int("PLAY_CODES_PER_DAY", 5, minimum=1)
+PLAY_NUMBERS_PER_DAY = env_int("PLAY_NUMBERS_PER_DAY", 3, minimum=1)
 # Computer opponents (play/computer/): the UCI engine (Debian's package `stockfish`) and the time
 # limit of any one call to it beyond the search's own time; an engine that overruns is killed and
 # restarted. Without the binary the site runs and challenges of computers are refused.

@@ -6,7 +6,13 @@ outbox like any message, and he types it back. Telegram: the site shows a code a
 and the player sends `/start CODE` to the bot from the chat to be linked (play/telegram.py hands
 every `/start` here). Codes are kept as keyed hashes, expire after CODE_TTL, die after MAX_WRONG
 wrong tries, and at most CODES_PER_HOUR are sent to one number (or made for one player's chat)
-in an hour, so neither a guesser nor a button held down can run up SMS bills.
+in an hour, so neither a guesser nor a button held down can run up SMS bills. Over any 24 hours,
+an account may ask for, and a player be given, PLAY_CODES_PER_DAY codes on each channel, and one
+player's SMS codes go to at most PLAY_NUMBERS_PER_DAY different numbers: without that, one account
+could make the site text thousands of numbers, each SMS carrying the player's name (SMS pumping).
+
+Whether a number is another player's is never told to whoever asks for a code: it is sent there
+as to any number, and only its holder, typing it back, learns that the number is taken.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ CODE_TTL = datetime.timedelta(minutes=10)
 MAX_WRONG = 5
 CODES_PER_HOUR = 3
 RATE_WINDOW = datetime.timedelta(hours=1)
+DAY = datetime.timedelta(days=1)
 TELEGRAM_CODE_LENGTH = 8  # looked up among every player's codes: long enough that guessing is hopeless
 LINKABLE = (Channel.SMS, Channel.TELEGRAM)
 NAMES = {Channel.SMS: "SMS number", Channel.TELEGRAM: "Telegram chat"}
@@ -97,6 +104,46 @@ def _rate_check(codes, now: datetime.datetime, what: str) -> None:
         )
 
 
+# Refusals of the daily caps, naming only what the account asking may know (whole sentences).
+ACCOUNT_DAY = gettext_noop(
+    "Your account has asked for as many codes as a day allows (%(limit)s): ask again after %(when)s UTC."
+)
+PLAYER_DAY = gettext_noop(
+    "As many codes as a day allows (%(limit)s) were made for %(player)s: ask again after %(when)s UTC."
+)
+NUMBERS_DAY = gettext_noop(
+    "Codes for %(player)s went to as many different numbers as a day allows (%(limit)s): ask again after "
+    "%(when)s UTC, or use one of those numbers."
+)
+
+
+def _day_check(*, user, player, channel: str, now: datetime.datetime, number: str | None = None) -> None:
+    """The caps over 24 hours: PLAY_CODES_PER_DAY codes for the account and for the player on
+    `channel`, and (given the `number` asked for) PLAY_NUMBERS_PER_DAY different numbers for the
+    player's SMS codes. In the caller's transaction, the player and the account locked, so two
+    quick requests cannot both pass."""
+    day = VerificationCode.objects.filter(channel=channel, created_at__gt=now - DAY)
+    limit = settings.PLAY_CODES_PER_DAY
+    for codes, msgid in ((day.filter(created_by=user), ACCOUNT_DAY), (day.filter(player=player), PLAYER_DAY)):
+        times = sorted(codes.values_list("created_at", flat=True))
+        if len(times) >= limit:
+            _day_refuse(msgid, limit, player, times[-limit] + DAY)
+    if number is None:
+        return
+    # The latest code to each other number: the count falls when the earliest of those is a day old.
+    latest: dict[str, datetime.datetime] = {}
+    for address, created in day.filter(player=player).exclude(address=number).values_list("address", "created_at"):
+        latest[address] = max(created, latest.get(address, created))
+    limit = settings.PLAY_NUMBERS_PER_DAY
+    if len(latest) >= limit:
+        _day_refuse(NUMBERS_DAY, limit, player, sorted(latest.values())[-limit] + DAY)
+
+
+def _day_refuse(msgid: str, limit: int, player, when: datetime.datetime):
+    values = {"limit": limit, "player": player.full_name, "when": f"{when:%d.%m %H:%M}"}
+    raise LinkError(translation.gettext(msgid) % values)
+
+
 # --- SMS ---------------------------------------------------------------------------------------
 
 
@@ -106,17 +153,19 @@ def sms_code_request(*, user, player, number: str, now: datetime.datetime | None
     now = clock.whole_second(now or timezone.now())
     _check_player(user, player)
     number = number_normalise(number)
-    taken = ChannelAddress.objects.filter(channel=Channel.SMS, address=number, verified_at__isnull=False)
-    mine = taken.filter(player=player).exists()
-    if mine:
+    verified = ChannelAddress.objects.filter(channel=Channel.SMS, address=number, verified_at__isnull=False)
+    if verified.filter(player=player).exists():  # his own number: nothing about anyone else
         raise LinkError(f"{number} is already the verified number of {player.full_name}.")
-    if taken.exists():
-        raise LinkError(f"{number} is already verified for another player; remove it there first.")
+    # A number verified for another player is not refused here: that answer would tell any account
+    # whose number it is. The code goes there as to any number, within the same caps, and the
+    # holder who types it back is told the number is taken (sms_code_confirm).
     code = f"{secrets.randbelow(10**6):06d}"
     with transaction.atomic():
-        # One request at a time per player: two quick clicks cannot both pass the hourly limit.
+        # One request at a time per player and per account: two quick clicks cannot both pass a limit.
         type(player).objects.select_for_update().filter(pk=player.pk).first()
+        user._meta.model.objects.select_for_update().filter(pk=user.pk).first()
         _rate_check(VerificationCode.objects.filter(channel=Channel.SMS, address=number), now, number)
+        _day_check(user=user, player=player, channel=Channel.SMS, now=now, number=number)
         row = VerificationCode.objects.create(
             player=player, channel=Channel.SMS, address=number, code_hash=_hash(code), created_by=user,
             created_at=now, expires_at=now + CODE_TTL,
@@ -176,7 +225,9 @@ def telegram_code_create(*, user, player, now: datetime.datetime | None = None) 
     code = "".join(secrets.choice(services.CODE_ALPHABET) for _ in range(TELEGRAM_CODE_LENGTH))
     with transaction.atomic():
         type(player).objects.select_for_update().filter(pk=player.pk).first()
+        user._meta.model.objects.select_for_update().filter(pk=user.pk).first()
         _rate_check(VerificationCode.objects.filter(channel=Channel.TELEGRAM, player=player), now, "this player")
+        _day_check(user=user, player=player, channel=Channel.TELEGRAM, now=now)
         row = VerificationCode.objects.create(
             player=player, channel=Channel.TELEGRAM, code_hash=_hash(code), created_by=user, created_at=now,
             expires_at=now + CODE_TTL,

@@ -195,11 +195,63 @@ class TestSmsCode:
         request_code(cast, at=NOW + 60 * MINUTE + datetime.timedelta(seconds=1))
         assert sms_rows().count() == 4
 
-    def test_it_refuses_a_number_verified_for_another_player(self, cast):
+    def test_it_answers_a_request_for_another_players_number_as_for_any_number(self, cast):
         confirm(cast, request_code(cast, who="b"), NOW + MINUTE, who="b")
+        # Anna is not told whose number it is: the code goes to Boris's number as to a free one...
+        request_code(cast, number=NEW_NUMBER, at=NOW + 2 * MINUTE)
+        code = request_code(cast, at=NOW + 3 * MINUTE)
+        free, taken = sms_rows(NEW_NUMBER).get(), sms_rows().latest("pk")
+        assert [(row.player, row.delivery, row.text.replace(code_in(row), "CODE")) for row in (free, taken)] == [
+            (cast["a"], "pending", free.text.replace(code_in(free), "CODE"))
+        ] * 2
+        # ...and only its holder, typing the code back, learns that the number is taken.
         with pytest.raises(linking.LinkError, match="already verified for another player"):
-            linking.sms_code_request(user=cast["anna"], player=cast["a"], number=NUMBER, now=NOW + 2 * MINUTE)
-        assert sms_rows().count() == 1
+            confirm(cast, code, NOW + 4 * MINUTE)
+        assert ChannelAddress.objects.get(address=NUMBER).player == cast["b"]
+
+    def test_it_caps_the_codes_an_account_asks_for_in_a_day_over_all_numbers(self, cast, settings):
+        settings.PLAY_NUMBERS_PER_DAY = 10  # the account's cap alone
+        numbers = [f"+7913000000{i}" for i in range(6)]
+        for hour, number in enumerate(numbers[:5]):
+            request_code(cast, number=number, at=NOW + hour * 60 * MINUTE)
+        with pytest.raises(linking.LinkError) as refused:
+            request_code(cast, number=numbers[5], at=NOW + 5 * 60 * MINUTE)
+        assert str(refused.value) == (
+            "Your account has asked for as many codes as a day allows (5): ask again after 25.11 00:30 UTC."
+        )
+        assert not sms_rows(numbers[5]).exists() and VerificationCode.objects.count() == 5
+        # A day after the first, one more may go.
+        request_code(cast, number=numbers[5], at=NOW + 24 * 60 * MINUTE + datetime.timedelta(seconds=1))
+        assert sms_rows(numbers[5]).count() == 1
+
+    def test_it_sends_one_players_codes_to_at_most_three_numbers_in_a_day(self, cast):
+        numbers = ["+79130000001", "+79130000002", "+79130000003", "+79130000004"]
+        for minutes, number in enumerate(numbers[:3]):
+            request_code(cast, number=number, at=NOW + minutes * MINUTE)
+        with pytest.raises(linking.LinkError) as refused:
+            request_code(cast, number=numbers[3], at=NOW + 10 * MINUTE)
+        assert str(refused.value) == (
+            "Codes for Petrova, Anna went to as many different numbers as a day allows (3): ask again after "
+            "25.11 00:30 UTC, or use one of those numbers."
+        )
+        assert not sms_rows(numbers[3]).exists()
+        request_code(cast, number=numbers[1], at=NOW + 11 * MINUTE)  # one of those numbers again
+        assert sms_rows(numbers[1]).count() == 2
+
+    def test_it_caps_the_codes_a_player_gets_in_a_day_whichever_accounts_ask(self, cast, django_user_model):
+        # Olga's account plays as Anna too (a parent's, say): the player's cap counts both accounts' codes.
+        olga = django_user_model.objects.create_user("olga", "olga@example.org", PASSWORD)
+        PlayerLink.objects.create(
+            user=olga, player=cast["a"], relation="parent", status="confirmed", decided_by=cast["admin"], decided_at=NOW
+        )
+        for hour in range(5):
+            user = cast["anna"] if hour < 3 else olga
+            linking.sms_code_request(user=user, player=cast["a"], number=NUMBER, now=NOW + hour * 60 * MINUTE)
+        with pytest.raises(linking.LinkError) as refused:
+            linking.sms_code_request(user=olga, player=cast["a"], number=NUMBER, now=NOW + 5 * 60 * MINUTE)
+        assert str(refused.value) == (
+            "As many codes as a day allows (5) were made for Petrova, Anna: ask again after 25.11 00:30 UTC."
+        )
 
     def test_it_refuses_to_verify_a_number_taken_meanwhile(self, cast):
         code = request_code(cast)
@@ -293,6 +345,16 @@ class TestTelegram:
             linking.telegram_code_create(user=cast["anna"], player=cast["a"], now=NOW + minutes * MINUTE)
         with pytest.raises(linking.LinkError, match="3 codes were made for this player"):
             linking.telegram_code_create(user=cast["anna"], player=cast["a"], now=NOW + 3 * MINUTE)
+
+    def test_it_caps_the_telegram_codes_an_account_makes_in_a_day(self, cast):
+        for hour in range(5):
+            linking.telegram_code_create(user=cast["anna"], player=cast["a"], now=NOW + hour * 60 * MINUTE)
+        with pytest.raises(linking.LinkError) as refused:
+            linking.telegram_code_create(user=cast["anna"], player=cast["a"], now=NOW + 5 * 60 * MINUTE)
+        assert str(refused.value) == (
+            "Your account has asked for as many codes as a day allows (5): ask again after 25.11 00:30 UTC."
+        )
+        assert VerificationCode.objects.count() == 5
 
     def test_it_leaves_other_messages_to_the_game_service(self, cast):
         assert not linking.is_start("1. e4") and not linking.is_start("/startle") and not linking.is_start("HELP")
@@ -447,6 +509,18 @@ class TestPage:
         assert 'value="8 912 345 67 89"' in response.content.decode()
         assert not Transmission.objects.exists()
 
+    def test_it_shows_the_daily_cap_in_russian_beside_the_form(self, client, cast, settings):
+        settings.PLAY_CODES_PER_DAY = 1
+        client.force_login(cast["anna"])
+        url = page_url("play:channels_sms", cast["a"].pk)
+        assert client.post(url, {"number": NUMBER}, HTTP_ACCEPT_LANGUAGE="ru").status_code == 302
+        response = client.post(url, {"number": NEW_NUMBER}, HTTP_ACCEPT_LANGUAGE="ru")
+        assert response.status_code == 400
+        assert (
+            "Ваша учётная запись уже запросила столько кодов, сколько можно за сутки (1)" in response.content.decode()
+        )
+        assert not sms_rows(NEW_NUMBER).exists()
+
     def test_it_shows_the_telegram_code_with_the_bots_deep_link(self, client, cast, settings):
         client.force_login(cast["anna"])
         assert client.post(page_url("play:channels_telegram", cast["a"].pk)).status_code == 302
@@ -489,6 +563,8 @@ def test_it_reads_the_page_in_three_queries_however_many_players(cast, django_as
         ({"TELEGRAM_BOT_USERNAME": "t.me/bot"}, "is not a Telegram username"),
         ({"PLAY_DIGEST_HOUR": "24"}, "PLAY_DIGEST_HOUR=24 must be an hour"),
         ({"PLAY_DIGEST_HOUR": "-1"}, "PLAY_DIGEST_HOUR"),
+        ({"PLAY_CODES_PER_DAY": "0"}, "PLAY_CODES_PER_DAY=0 is below the minimum of 1"),
+        ({"PLAY_NUMBERS_PER_DAY": "three"}, "PLAY_NUMBERS_PER_DAY='three' is not a whole number"),
     ],
 )
 def test_it_refuses_linking_and_digest_settings_configured_wrong(env, message):
