@@ -17,13 +17,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from play import event_selectors
+from play import event_selectors, ratelimit
 from play import selectors as game_selectors
 from play import services as play_services
 from play.desk import leave as leaves
 from play.desk import selectors, services
 from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
 from play.models import MobileGame, Transmission
+
+
+def too_fast(request) -> bool:
+    """True (with the message to the user) when the account's reports from the site are over the
+    limit of a phone's messages (play.ratelimit.web_wait): the caller then stores nothing."""
+    wait = ratelimit.web_wait(request.user, timezone.now())
+    if wait:
+        messages.error(request, _("Too many requests: wait %(seconds)s s and send it again.") % {"seconds": wait})
+    return bool(wait)
 
 
 def _viewable(request, event_id: int):
@@ -241,6 +250,8 @@ def game_dispute(request, code: str):
     """The game page's dispute (rule 5d): sent as `DISPUTE text` on the web channel, so it is in
     the record and on the TD's desk as one sent by SMS would be."""
     game, color, text = _player_text(request, code)
+    if too_fast(request):
+        return redirect(f"{game.get_absolute_url()}#decisions")
     play_services.message_receive(
         channel="web", sender=str(game.player_of(color).federation_id), text="DISPUTE " + text,
         arrival=timezone.now(), game_code=game.code,
@@ -256,6 +267,8 @@ def game_appeal(request, code: str):
     come by SMS, so every appeal is in the game's record. Refused when no decision on the game
     (or on him in all his games) is still open to appeal."""
     game, color, text = _player_text(request, code)
+    if too_fast(request):
+        return redirect(f"{game.get_absolute_url()}#decisions")
     now = timezone.now()
     if not selectors.appealable(game, game.player_of(color), now):
         messages.error(request, _("No decision on this game can be appealed any more (one day after it reached you)."))
@@ -325,6 +338,8 @@ def desk_enquiry(request, event_id: int):
     if not form.is_valid():
         problems = "; ".join(f"{form.fields[k].label or k}: {' '.join(v)}" for k, v in form.errors.items())
         messages.error(request, _("The enquiry was not sent: %(problems)s") % {"problems": problems})
+        return redirect("play:desk", event.pk)
+    if too_fast(request):  # each enquiry goes to a player's phone
         return redirect("play:desk", event.pk)
     player = next(p for p in _players(event) if str(p.pk) == form.cleaned_data["player"])
     deadline = form.cleaned_data["deadline"]

@@ -15,6 +15,7 @@ from play.desk import leave as leaves
 from play.desk import selectors
 from play.desk.forms import LeaveDecisionForm, LeaveForm
 from play.desk.services import DeskError
+from play.desk.views import too_fast
 
 
 @login_required
@@ -34,6 +35,8 @@ def game_leave(request, code: str):
     color = form.cleaned_data["color"] or colors[0]
     if color not in colors:
         raise PermissionDenied(_("You do not play this side of this game."))
+    if too_fast(request):
+        return back
     try:
         leaves.leave_request(
             event=game.event, player=game.player_of(color), first_day=form.cleaned_data["first_day"],
