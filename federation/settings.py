@@ -327,8 +327,9 @@ PLAY_CHANNEL_BACKENDS = {
 }
 PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
 # Messages a minute per number (or chat) on SMS and Telegram (play/ratelimit.py): inbound over the
-# limit is dropped unanswered, so a flood from one number cannot starve the others; outbound over
-# it waits in the outbox for the next minute, so a bug cannot send a storm.
+# limit is dropped with one "wait N s" notice a minute, so a flood from one number cannot starve the
+# others (the site's reports count per account alike); outbound over it waits in the outbox for the
+# next minute, so a bug cannot send a storm.
 PLAY_INBOUND_PER_MINUTE = env_int("PLAY_INBOUND_PER_MINUTE", 30, minimum=1)
 PLAY_OUTBOUND_PER_MINUTE = env_int("PLAY_OUTBOUND_PER_MINUTE", 30, minimum=1)
 # Verification codes in any 24 hours (play/linking.py), on top of 3 an hour to one number: each

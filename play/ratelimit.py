@@ -3,8 +3,10 @@ this process's memory in development): a fixed window of one clock minute per (d
 channel, address), counted with the cache's atomic add and incr, so every worker shares the count.
 
 Inbound (settings.PLAY_INBOUND_PER_MINUTE): a flood from one number must not starve the others;
-a message over the limit is not applied and not answered (an answer to each would be a storm of
-its own), but logged and counted. Outbound (settings.PLAY_OUTBOUND_PER_MINUTE): a bug that writes
+a message over the limit (a move, a command, Telegram's /start or a button press) is not applied,
+but logged and counted, and only the first of a window is answered, with the wait (an answer to
+each would be a storm of its own). The site's reports (a dispute, an appeal, a leave request, an
+enquiry) are counted the same way per account. Outbound (settings.PLAY_OUTBOUND_PER_MINUTE): a bug that writes
 a hundred messages to one number sends only the limit in a minute; the others wait in the outbox.
 
 A fixed window lets at most twice the limit through across a minute's boundary; that bound is
@@ -24,7 +26,8 @@ from django.core.cache import cache
 logger = logging.getLogger("play.ratelimit")
 
 # Channels that reach phones. The web channel is behind a login and delivers by writing the
-# record; the console is the operator's (and the demo's and the tests'), who may type fast.
+# record (its reports to a desk are counted per account: web_wait); the console is the
+# operator's (and the demo's and the tests'), who may type fast.
 LIMITED_CHANNELS = ("sms", "telegram")
 RATE_LIMITED = "rate limited"  # the error kept on an outbound row that waits for the next minute
 WINDOW_SECONDS = 60

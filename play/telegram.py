@@ -37,6 +37,7 @@ from play.channels import CheckFailed, PermanentFailure, TransientFailure
 from play.models import Color, MobileGame
 from play.rules import ending
 from play.rules.clock import opponent
+from play.rules.segments import split_telegram
 from play.rules.texts import render
 
 logger = logging.getLogger("play.telegram")
@@ -143,7 +144,12 @@ async def _send(bot: telegram.Bot, chat_id: str, text: str, markup, photo: bytes
         # the text fail after the picture went, the row stays pending and a retry sends both:
         # a second picture is harmless, a lost move notice is not.
         await bot.send_photo(chat_id=chat_id, photo=photo)
-    await bot.send_message(chat_id=chat_id, text=text, reply_markup=markup)
+    # The game service writes a long text as rows of one message each (play.services._out_rows);
+    # a row written whole elsewhere (a notice) and over the limit still goes, in numbered parts,
+    # the buttons under the last: the Bot API refuses a longer text outright.
+    parts = split_telegram(text)
+    for index, part in enumerate(parts, 1):
+        await bot.send_message(chat_id=chat_id, text=part, reply_markup=markup if index == len(parts) else None)
 
 
 def _party(row) -> str | None:

@@ -2,7 +2,8 @@
 channel, the update handler and `manage.py play_telegram` use, answering as Telegram does
 ({"ok": true, "result": ...}, or {"ok": false, "error_code", "description"}):
 
-- getMe; sendMessage (form-encoded, as the client sends it; reply_markup is a JSON string);
+- getMe; sendMessage (form-encoded, as the client sends it; reply_markup is a JSON string; a text
+  over 4,096 UTF-16 code units refused, as Telegram does);
   sendPhoto (multipart/form-data with the picture as a file part);
 - answerCallbackQuery (a second answer to the same query is refused, as Telegram does);
   editMessageReplyMarkup (of a message this fake sent);
@@ -143,6 +144,8 @@ class FakeTelegram(FakeServer):
     def _sendMessage(self, body):
         if not body.get("chat_id") or not body.get("text"):
             return _error(400, "Bad Request: chat_id and text are required")
+        if len(body["text"].encode("utf-16-le")) // 2 > 4096:  # Telegram counts UTF-16 code units
+            return _error(400, "Bad Request: message is too long")
         return _ok(self._message(body, text=body["text"]))
 
     def _sendPhoto(self, body):

@@ -158,6 +158,19 @@ class TestOutbound:
             assert (row.delivery, row.error) == ("sent", "")
         assert all(r.path.startswith(f"/bot{api.token}/") for r in api.requests)
 
+    def test_it_sends_a_notice_over_4096_characters_in_numbered_messages_the_api_takes(self, game, api):
+        from play import services
+
+        text = " ".join(["notice"] * 1000)  # 6,999 characters, written whole as one row
+        row = services.notice_send(
+            game=None, player=game.white, channel="telegram", address=str(WHITE_CHAT), kind="address change",
+            text=text, at=timezone.now(),
+        )  # fmt: skip
+        assert outbox.outbound_deliver(row.pk) is True
+        sent = [body["text"] for body in api.sent]
+        assert [part[:6] for part in sent] == ["(1/2) ", "(2/2) "] and all(len(part) <= 4096 for part in sent)
+        assert " ".join(part[6:] for part in sent) == text
+
     def test_it_keeps_the_row_pending_while_the_api_fails_then_sends_it(self, client, game, api):
         post(client, update("1. e4"))
         row = white_rows(game).first()
