@@ -306,6 +306,8 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
             try:
                 _address_set(row.player, Channel.TELEGRAM, chat_id, now)
             except LinkError as error:
+                # Told only to this chat, whose holder may know it is linked (a bare /start says
+                # to whom): unlike an SMS number typed on the site, nobody else asks about it here.
                 applied, reply = "refused", str(error)
             else:
                 row.used_at = now
