@@ -159,9 +159,9 @@ def message_receive(
     counted: bool = False,
 ) -> Receipt:
     """One inbound message from any channel (`counted`: the caller has counted it in the inbound
-    limit already, as play.telegram does for a button press). The sender is the channel's address (a verified
-    phone number, a Telegram chat; on the web and the console the player's federation id, the
-    page or the command having checked who may act as him). The game is the one tagged `#CODE`,
+    limit already, as play.telegram does for a button press). The sender is the channel's address
+    (a verified phone number, a Telegram chat; on the web and the console the player's federation
+    id, the page or the command having checked who may act as him). The game is the one tagged `#CODE`,
     or `game_code` (the web page's), or the sender's only open game. A message delivered twice
     (same `external_id` on the channel) is applied once; one from an unknown sender changes
     nothing."""
