@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from play import ratelimit
 from play.models import Enquiry, Leave, Transmission
-from tests.play.desk_helpers import cast_fixture, event_fixture, link  # noqa: F401
+from tests.play.desk_helpers import cast_fixture, event_fixture, link, protested_fixture  # noqa: F401
 from tests.play.events_helpers import quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +43,16 @@ def test_it_refuses_a_players_dispute_over_the_limit_and_stores_nothing(client, 
     response = client.post(reverse("play:game_dispute", args=[game.code]), {"text": "arrived twice"}, follow=True)
     assert refused(response)
     assert not Transmission.objects.filter(direction="in").exists()
+
+
+def test_it_refuses_a_players_appeal_over_the_limit_and_stores_nothing(client, cast, protested):
+    link(cast["player"], protested.white)
+    client.force_login(cast["player"])
+    spend(cast["player"])
+    before = Transmission.objects.count()
+    response = client.post(reverse("play:game_appeal", args=[protested.code]), {"text": "unfair"}, follow=True)
+    assert refused(response)
+    assert Transmission.objects.count() == before
 
 
 def test_it_refuses_a_players_leave_request_over_the_limit_and_stores_nothing(client, cast, event):
