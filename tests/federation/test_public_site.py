@@ -56,6 +56,18 @@ class PublicSiteTestCase(TestCase):
         assert self.names("/ratings/orr/?name=Петров") == [self.boy.pk]
         assert self.names("/ratings/orr/?name=orlov+oleg") == [self.adult.pk]
 
+    def test_it_finds_a_name_typed_given_name_first_in_either_script(self):
+        assert self.names("/ratings/orr/?name=Анна+Смирнова") == [self.girl.pk]
+        assert self.names("/ratings/orr/?name=Anna+Smirnova") == [self.girl.pk]
+        assert self.names("/ratings/orr/?name=Ivan+Petrov") == [self.boy.pk]
+        assert self.names("/ratings/orr/?name=Иван+Петров") == [self.boy.pk]
+        assert self.names("/ratings/orr/?name=Oleg+Petrov") == []  # each word still in its place
+
+    def test_it_searches_a_name_in_the_lists_one_query(self):
+        # As test_it_shows_list_pages_without_a_query_per_row: the name's orders are one condition.
+        with self.assertNumQueries(5):
+            assert self.names("/ratings/orr/?name=Anna+Smirnova") == [self.girl.pk]
+
     def test_it_filters_by_age_group_birth_year_sex_club_and_region(self):
         assert self.names("/ratings/orr/?age_group=u8") == [self.girl.pk]
         assert set(self.names("/ratings/orr/?age_group=u12")) == {p.pk for p in self.players} - {self.adult.pk}
@@ -212,6 +224,11 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, "Autumn cup")
 
     # --- API ------------------------------------------------------------------------------------
+
+    def test_it_finds_a_name_given_name_first_in_the_api(self):
+        for query in ("Анна Смирнова", "Anna Smirnova"):
+            data = json.loads(self.client.get("/api/lists/orr/", {"name": query}).content)
+            assert [row["latin_name"] for row in data["results"]] == ["Smirnova, Anna"]
 
     def test_it_serves_filtered_lists_from_the_api(self):
         data = json.loads(self.client.get("/api/lists/orr/?name=Smirnova").content)
