@@ -23,6 +23,7 @@ run: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py load_demo
+	# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # Production: the settings come from the environment (README, "Production"); gunicorn's from

@@ -80,11 +80,13 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles: its `runserver` (federation/management/commands) extends staticfiles' own
+    # and the first app's command wins.
+    "federation",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_tables2",
     "django_filters",
-    "federation",
     "players",
     "tournaments",
     "ratings",
@@ -220,6 +222,12 @@ if CELERY_BROKER_URL is None:
         raise ImproperlyConfigured("CELERY_TASK_ALWAYS_EAGER=false needs a CELERY_BROKER_URL")
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
+# Without a broker no `celery beat` runs: `manage.py runserver` runs the periodic jobs of
+# federation/celery.py itself (federation/management/scheduler.py). With a broker, `make beat` does.
+DEV_SCHEDULER = env_bool("DEV_SCHEDULER", default=CELERY_TASK_ALWAYS_EAGER and not PRODUCTION)
+if DEV_SCHEDULER and (PRODUCTION or not CELERY_TASK_ALWAYS_EAGER):
+    # The jobs would run in the web process beside beat's: twice, and on the web's time.
+    raise ImproperlyConfigured("DEV_SCHEDULER=true is for development without a broker: run `make beat` instead")
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # The computers' moves have their own queue and worker (`make engine-worker`), so a rating run is
 # never delayed by a game and a game never waits behind a rating run.

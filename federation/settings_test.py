@@ -16,6 +16,8 @@ LANGUAGE_CODE = "en"
 # Tasks run inside the test process; the worker tests (tests/worker) start real workers on Redis
 # and switch this off for their own duration.
 CELERY_TASK_ALWAYS_EAGER = True
+# No periodic jobs behind the tests' back: the scheduler's tests start their own.
+DEV_SCHEDULER = False
 PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="federation-private-"))
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="federation-media-"))
 STORAGES = {**STORAGES, "private": {**STORAGES["private"], "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None}}}

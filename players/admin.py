@@ -55,13 +55,13 @@ class PlayerAdmin(admin.ModelAdmin):
         return obj.birth_display
 
     def get_search_results(self, request, queryset, search_term):
-        # Let a Cyrillic query find a Latin name and the other way round.
-        from players.names import name_key
+        # Let a Cyrillic query find a Latin name and the other way round, given name first or last.
+        from players.selectors import name_search
 
         queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
-        key = name_key(search_term)
-        if key:
-            queryset |= self.model.objects.filter(models.Q(name_key__contains=key) | models.Q(latin_key__contains=key))
+        condition = name_search(search_term)
+        if condition is not None:
+            queryset |= self.model.objects.filter(condition)
         return queryset, may_have_duplicates
 
 

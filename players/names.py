@@ -72,6 +72,22 @@ def name_key(*parts: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+# A query of more words than this is searched as typed only (each order is one more index lookup).
+SEARCH_ORDERS_MAX_WORDS = 4
+
+
+def search_keys(text: str) -> list[str]:
+    """The keys a name search looks for: the query's key as typed and, for a name typed given name
+    first ('Иван Орлов', 'Ivan Orlov', 'Jorden van Foreest'), each order that brings a trailing
+    run of its words to the front, where a stored key has the family name ('orlov ivan'). Empty
+    for a query with no letters."""
+    words = name_key(text).split()
+    if len(words) > SEARCH_ORDERS_MAX_WORDS:
+        return [" ".join(words)]
+    orders = [" ".join(words[cut:] + words[:cut]) for cut in range(len(words))]
+    return list(dict.fromkeys(orders))
+
+
 def split_full_name(full: str) -> tuple[str, str]:
     """'Carlsen, Magnus', 'Van Foreest  Jorden ' (pairing programs put two spaces
     between family and given names), or 'Carlsen Magnus' into (family, given)."""

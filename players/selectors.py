@@ -1,6 +1,20 @@
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
+from players import names
 from players.models import Player
+
+
+def name_search(text: str, *, prefix: str = "") -> Q | None:
+    """The condition of a name search (`prefix`: the path to the player, "player__"), None when
+    the text has no letters. Either script and either order: each of names.search_keys() is
+    looked for inside the key of the name as written and of its Latin spelling, one trigram-indexed
+    LIKE each on PostgreSQL (players 0002), all in the one query."""
+    condition = None
+    for key in names.search_keys(text):
+        found = Q(**{f"{prefix}name_key__contains": key}) | Q(**{f"{prefix}latin_key__contains": key})
+        condition = found if condition is None else condition | found
+    return condition
 
 
 def plays_as(user, player: Player) -> bool:

@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.bidi import isolate
 from federation.filtering import StrictFilterSet
+from players import selectors as player_selectors
 from players.models import Club, Player, Region
-from players.names import name_key
 
 AGE_GROUPS = [
     ("u8", _("Under 8")),
@@ -175,11 +175,8 @@ class RatingListFilter(StrictFilterSet):
         return queryset  # shown or hidden in filter_queryset: hidden is the default, with no value
 
     def filter_name(self, queryset, _name, value):
-        key = name_key(value)
-        if not key:
-            return queryset
-        # Either spelling: the name as written or its Latin form, both as keys (Cyrillic = Latin).
-        return queryset.filter(Q(player__name_key__contains=key) | Q(player__latin_key__contains=key))
+        condition = player_selectors.name_search(value, prefix="player__")
+        return queryset if condition is None else queryset.filter(condition)
 
     def filter_age_group(self, queryset, _name, value):
         return queryset.filter(age_group_bounds(value, self.reference.year))

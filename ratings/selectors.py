@@ -6,7 +6,7 @@ import datetime
 import hashlib
 from collections.abc import Sequence
 
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import F, Max, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingListEntry, RatingRequest
@@ -42,6 +42,12 @@ def published_list(*, rating_list: RatingList) -> QuerySet[RatingListEntry]:
 
 def published_months(*, system: str) -> list:
     return list(RatingList.objects.filter(system=system).order_by("-month").values_list("month", flat=True))
+
+
+def latest_published_months() -> dict[str, datetime.date]:
+    """The month of each system's latest published list (the systems that have one), in one query."""
+    rows = RatingList.objects.values("system").annotate(latest=Max("month")).order_by()
+    return {row["system"]: row["latest"] for row in rows}
 
 
 # Up to this many rows, a filtered list is ranked in Python rather than read off the list's index.

@@ -4,6 +4,7 @@ from ratings import views
 
 app_name = "ratings"
 urlpatterns = [
+    path("", views.index, name="index"),
     path("about/", views.about, name="about"),
     path("<slug:system>/", views.rating_list, name="list"),
 ]

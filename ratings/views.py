@@ -90,5 +90,13 @@ def rating_list(request, system: str):
 
 
 @cache_public_page
+def index(request):
+    """/ratings/: the four lists, what each measures, the live list and the latest published one."""
+    latest = selectors.latest_published_months()
+    systems = [{"value": value, "label": label, "latest": latest.get(value)} for value, label in System.choices]
+    return render(request, "ratings/index.html", {"systems": systems})
+
+
+@cache_public_page
 def about(request):
     return render(request, "ratings/about.html")

@@ -87,6 +87,12 @@ class AdminPagesTestCase(BaseTestCase):
         response = self.client.get(reverse("admin:players_player_changelist"), {"q": "Смирнов"})
         self.assertContains(response, f">{player.federation_id}<")
 
+    def test_it_finds_a_name_typed_given_name_first(self):
+        player = PlayerFactory(family_name="Орлов", given_names="Иван")
+        for query in ("Иван Орлов", "Ivan Orlov"):
+            response = self.client.get(reverse("admin:players_player_changelist"), {"q": query})
+            self.assertContains(response, f">{player.federation_id}<")
+
     def test_it_keeps_rating_data_read_only(self):
         response = self.client.get(reverse("admin:ratings_playerrating_add"))
         assert response.status_code == 403

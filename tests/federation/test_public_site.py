@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from players.models import Club, Player, Region
 from ratings import services
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, RatingChange, RatingList
 from tests.players.factories import PlayerFactory
 from tests.ratings.scenario import make_tournament
 
@@ -55,6 +55,18 @@ class PublicSiteTestCase(TestCase):
         assert self.names("/ratings/orr/?name=Smirnova") == [self.girl.pk]
         assert self.names("/ratings/orr/?name=Петров") == [self.boy.pk]
         assert self.names("/ratings/orr/?name=orlov+oleg") == [self.adult.pk]
+
+    def test_it_finds_a_name_typed_given_name_first_in_either_script(self):
+        assert self.names("/ratings/orr/?name=Анна+Смирнова") == [self.girl.pk]
+        assert self.names("/ratings/orr/?name=Anna+Smirnova") == [self.girl.pk]
+        assert self.names("/ratings/orr/?name=Ivan+Petrov") == [self.boy.pk]
+        assert self.names("/ratings/orr/?name=Иван+Петров") == [self.boy.pk]
+        assert self.names("/ratings/orr/?name=Oleg+Petrov") == []  # each word still in its place
+
+    def test_it_searches_a_name_in_the_lists_one_query(self):
+        # As test_it_shows_list_pages_without_a_query_per_row: the name's orders are one condition.
+        with self.assertNumQueries(5):
+            assert self.names("/ratings/orr/?name=Anna+Smirnova") == [self.girl.pk]
 
     def test_it_filters_by_age_group_birth_year_sex_club_and_region(self):
         assert self.names("/ratings/orr/?age_group=u8") == [self.girl.pk]
@@ -99,6 +111,23 @@ class PublicSiteTestCase(TestCase):
         assert self.client.get("/ratings/orr/?month=1999-01").status_code == 404
         garbage = self.client.get("/ratings/orr/?month=garbage")  # malformed: the form says so
         self.assertContains(garbage, "Enter a month as YYYY-MM.", status_code=400)
+
+    def test_it_lists_the_rating_lists_at_ratings(self):
+        RatingList.objects.create(system="mchess", month=D(2026, 3, 1))
+        RatingList.objects.create(system="mchess", month=D(2026, 4, 1))
+        with self.assertNumQueries(1):  # the latest published month of each system
+            response = self.client.get("/ratings/")
+        assert response.status_code == 200
+        for system in ("orr", "mchess", "playchess", "gcr"):
+            self.assertContains(response, f'<a href="/ratings/{system}/">')
+            self.assertContains(response, f'href="/ratings/about/#{system}"')
+        self.assertContains(response, "Mchess starts at 0 and grows with results")  # what each list measures
+        self.assertContains(response, 'href="/ratings/mchess/?month=2026-04">Published list of April 2026</a>')
+        self.assertNotContains(response, "/ratings/orr/?month=")  # ORR has published nothing
+        self.assertContains(self.client.get("/"), '<a href="/ratings/">Rating lists</a>')  # the menu leads here
+        russian = self.client.get("/ratings/", HTTP_ACCEPT_LANGUAGE="ru")
+        self.assertContains(russian, "Текущий список")
+        self.assertContains(russian, "Mchess начинается с 0")
 
     def test_it_marks_provisional_ratings_and_explains_the_star(self):
         response = self.client.get("/ratings/orr/")
@@ -212,6 +241,11 @@ class PublicSiteTestCase(TestCase):
         self.assertContains(response, "Autumn cup")
 
     # --- API ------------------------------------------------------------------------------------
+
+    def test_it_finds_a_name_given_name_first_in_the_api(self):
+        for query in ("Анна Смирнова", "Anna Smirnova"):
+            data = json.loads(self.client.get("/api/lists/orr/", {"name": query}).content)
+            assert [row["latin_name"] for row in data["results"]] == ["Smirnova, Anna"]
 
     def test_it_serves_filtered_lists_from_the_api(self):
         data = json.loads(self.client.get("/api/lists/orr/?name=Smirnova").content)

@@ -372,3 +372,27 @@ def test_it_counts_json_depth_by_brackets_outside_strings():
     # Brackets in strings, an escaped quote and an unclosed string are text, not nesting.
     assert json_depth(b'["[[[", "\\"{{{", "]]"]') == 1
     assert json_depth(b'["[[[') == 1
+
+
+def test_it_documents_each_webhooks_headers_with_an_example_that_checks():
+    """The README names every header the webhooks read, and its SMS signature example is one the
+    webhook accepts (and one a changed body spoils)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    table = readme[readme.index("**What each webhook checks.**") :]
+    table = table[: table.index("\n\n", table.index("| Webhook"))]
+    read = set()
+    for module in ("hooks.py", "hooks_twilio.py"):
+        read |= set(re.findall(r'request\.headers\.get\("([\w-]+)"', (root / "play" / module).read_text()))
+    assert read >= {"X-Signature", "X-Timestamp", "X-Twilio-Signature", "X-Telegram-Bot-Api-Secret-Token"}
+    for header in read:
+        assert f"`{header}`" in table, header
+    example = re.search(r"key `(.+?)`, body `(.+?)`, `X-Timestamp: (\d+)` → `X-Signature: ([0-9a-f]{64})`", table)
+    key, body, timestamp, signature = example.groups()
+    sent = datetime.datetime.fromtimestamp(int(timestamp), tz=datetime.UTC)
+    sms.webhook_verify(body.encode(), signature, timestamp, key=key, now=sent)
+    with pytest.raises(sms.Refused, match="bad X-Signature"):
+        sms.webhook_verify(body.encode() + b" ", signature, timestamp, key=key, now=sent)

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from players.names import name_key, split_full_name, transliterate
+from players.names import name_key, search_keys, split_full_name, transliterate
 
 
 def test_it_transliterates_cyrillic_keeping_capitals():
@@ -56,3 +56,14 @@ def test_it_is_idempotent_on_any_text(text):
     assert name_key(key) == key
     assert key == key.strip()
     assert "  " not in key
+
+
+def test_it_searches_a_name_typed_given_name_first_in_either_order():
+    assert search_keys("Иван Орлов") == ["ivan orlov", "orlov ivan"]
+    assert "orlov ivan" in search_keys("Ivan Orlov")
+    # A family name of two words, typed last: the trailing run comes to the front.
+    assert name_key("van Foreest", "Jorden") in search_keys("Jorden van Foreest")
+    assert name_key("Орлов", "Иван Петрович") in search_keys("Иван Петрович Орлов")
+    assert search_keys("Orlov") == ["orlov"]
+    assert search_keys(" ,. ") == []
+    assert search_keys("a b c d e") == ["a b c d e"]  # past the limit: as typed only
