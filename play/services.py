@@ -245,6 +245,8 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
     if game is None:
         record = Transmission.objects.create(game=None, party="", kind="unknown game", **inbound)
         replies = _write_out(None, player, channel, sender, "unknown game", {"text": problem}, arrival)
+        # Queued like every reply: left to the sweep it would wait for something else to send.
+        _after_commit(replies, [])
         return Receipt("unknown game", None, replies, record)
     color = game.color_of(player.pk)
     value = state.load(game)
