@@ -22,7 +22,7 @@ from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
 from federation.celery import app
-from play import outbox, services
+from play import outbox, ratelimit, services
 from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
 from play.models import ChannelAddress, ComputerLevel, MobileGame, Transmission
@@ -271,3 +271,17 @@ def test_it_keeps_and_applies_every_inbound_message_and_sends_its_replies_once_t
         assert any(address == white_address for address, _ in sent), "the sender's reply left"
     if path not in ("play computer", "computer page"):
         assert any(address == BLACK_PHONE for address, _ in sent), "the opponent's notice left"
+
+
+def test_it_lets_messages_through_unlimited_with_a_warning_while_the_cache_is_down(services_, settings, caplog):
+    settings.PLAY_INBOUND_PER_MINUTE = settings.PLAY_OUTBOUND_PER_MINUTE = 1
+    services_.down("cache")
+    now = timezone.now()
+    with caplog.at_level("WARNING", logger="play.ratelimit"):
+        assert all(ratelimit.inbound_allowed("sms", WHITE_PHONE, now) for _ in range(3))
+        row = Transmission(channel="telegram", address=str(WHITE_CHAT))
+        assert all(ratelimit.outbound_allowed(row, now) for _ in range(3))
+    assert caplog.text.count("cache unavailable, rate limit not applied") == 6
+    services_.back()
+    assert ratelimit.inbound_allowed("sms", WHITE_PHONE, now)
+    assert not ratelimit.inbound_allowed("sms", WHITE_PHONE, now)  # counted again once the cache is back
