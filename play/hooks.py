@@ -15,6 +15,7 @@ from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from kombu.exceptions import OperationalError as BrokerDown
 
 from play import sms, tasks, telegram
 
@@ -78,7 +79,7 @@ def telegram_hook(request):
     # No transaction is open here, so the task may be queued at once.
     try:
         tasks.telegram_update.delay(data)
-    except Exception as error:  # the broker is down (kombu's OperationalError, a refused connection)
+    except (BrokerDown, OSError) as error:  # the broker cannot be reached
         telegram_logger.warning(
             "Telegram update %s not queued (%r): applied before answering", data.get("update_id"), error
         )
