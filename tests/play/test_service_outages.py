@@ -55,6 +55,7 @@ class Services:
         self.settings, self.monkeypatch = settings, monkeypatch
         self.saved_celery = (app.conf.broker_url, app.conf.task_always_eager)
         self.saved_caches = settings.CACHES
+        self.saved_env = os.environ.get("CELERY_BROKER_URL")  # set where CI runs with a broker
 
     def down(self, which: str) -> None:
         if which in ("broker", "both"):
@@ -69,7 +70,10 @@ class Services:
             self.settings.CACHES = {"default": {"BACKEND": redis, "LOCATION": closed}}
 
     def back(self) -> None:
-        self.monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+        if self.saved_env is None:
+            self.monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+        else:
+            self.monkeypatch.setenv("CELERY_BROKER_URL", self.saved_env)
         app.conf.broker_url, app.conf.task_always_eager = self.saved_celery
         _fresh_pools()
         self.settings.CACHES = self.saved_caches
