@@ -245,8 +245,6 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
     if game is None:
         record = Transmission.objects.create(game=None, party="", kind="unknown game", **inbound)
         replies = _write_out(None, player, channel, sender, "unknown game", {"text": problem}, arrival)
-        # Queued like every reply: left to the sweep it would wait for something else to send.
-        _after_commit(replies, [])
         return Receipt("unknown game", None, replies, record)
     color = game.color_of(player.pk)
     value = state.load(game)
@@ -316,9 +314,11 @@ def _outbound(game: MobileGame, item: machine.Outbound) -> list[Transmission]:
 
 
 def _write_out(game, player, channel, address, kind, data, at, party: str = "") -> list[Transmission]:
+    """Save the rows of one message and queue them on commit (not left for the outbox sweep)."""
     rows = _out_rows(game, player, channel, address, kind, data, at, party)
     for row in rows:
         row.save()
+    _after_commit(rows, [])
     return rows
 
 
@@ -494,9 +494,7 @@ def reply_send(
 ) -> list[Transmission]:
     """A reply whose words the caller writes (the answer to PLAY COMPUTER), sized to its channel as
     the machine's replies are (an SMS in numbered parts) and delivered on commit like them."""
-    rows = _write_out(game, player, channel, address, kind, {"text": text}, at)
-    _after_commit(rows, [])
-    return rows
+    return _write_out(game, player, channel, address, kind, {"text": text}, at)
 
 
 def notice_address(game: MobileGame, color: str) -> tuple[str, str]:
