@@ -2,7 +2,9 @@
 so every call is checked by its signature or secret instead (play/sms.py, play/telegram.py).
 The SMS gateway's work is one message for the game service, done before answering: the gateway
 waits for the 200 and retries otherwise. Telegram's is queued: it answers at once, so a slow move
-never makes Telegram resend the Update (the update_id dedups it anyway)."""
+never makes Telegram resend the Update (the update_id dedups it anyway). With the broker down it is
+applied before answering instead, as the SMS gateway's is: a 500 would lose it after Telegram's
+retries, and an Update kept nowhere is lost at once."""
 
 import hmac
 import logging
@@ -12,6 +14,7 @@ from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from kombu.exceptions import OperationalError as BrokerDown
 
 from play import sms, tasks, telegram
 
@@ -73,5 +76,13 @@ def telegram_hook(request):
         telegram_logger.warning("Telegram webhook malformed: %s", malformed)
         return _text(f"malformed update: {malformed}", 400)
     # No transaction is open here, so the task may be queued at once.
-    tasks.telegram_update.delay(data)
+    try:
+        tasks.telegram_update.delay(data)
+    except (BrokerDown, OSError) as error:  # the broker cannot be reached
+        telegram_logger.warning(
+            "Telegram update %s not queued (%r): applied before answering", data.get("update_id"), error
+        )
+        # A failure here is a 5xx, and Telegram sends the Update again; the update_id dedups it.
+        outcome = telegram.update_receive(data, now=timezone.now())
+        return JsonResponse({"ok": True, "outcome": outcome})
     return JsonResponse({"ok": True})

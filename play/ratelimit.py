@@ -11,6 +11,11 @@ a hundred messages to one number sends only the limit in a minute; the others wa
 
 A fixed window lets at most twice the limit through across a minute's boundary; that bound is
 enough for both purposes, and a window costs one cache key and one round trip.
+
+A cache that is down fails open (`_take_or_open`): the message is applied or sent, unlimited, and a
+warning is logged. The limits protect the service from floods; a lost cache must not turn every
+player's move into a 500 with nothing stored (the webhooks' senders give up on a message after a
+few failures), nor hold every reply in the outbox.
 """
 
 from __future__ import annotations
@@ -62,12 +67,15 @@ def inbound_allowed(channel: str, sender: str, now: datetime.datetime) -> bool:
     counted (see `inbound_dropped`) and logged."""
     if channel not in LIMITED_CHANNELS:
         return True
-    if _take(_key("in", channel, sender, now), settings.PLAY_INBOUND_PER_MINUTE):
+    if _take_or_open(_key("in", channel, sender, now), settings.PLAY_INBOUND_PER_MINUTE):
         return True
     day = now.date().isoformat()
-    cache.add(f"play:rl:dropped:{channel}:{day}", 0, timeout=DROPS_KEPT_SECONDS)
-    with contextlib.suppress(ValueError):  # expired in between: a lost count, not an error
-        cache.incr(f"play:rl:dropped:{channel}:{day}")
+    try:
+        cache.add(f"play:rl:dropped:{channel}:{day}", 0, timeout=DROPS_KEPT_SECONDS)
+        with contextlib.suppress(ValueError):  # expired in between: a lost count, not an error
+            cache.incr(f"play:rl:dropped:{channel}:{day}")
+    except Exception:  # the cache went down after counting: a lost drop count, not a lost answer
+        logger.warning("cache unavailable: the drop of a %s message from %s not counted", channel, sender)
     logger.warning(
         "inbound %s message from %s over %d a minute: not applied, not answered",
         channel,
@@ -89,7 +97,7 @@ def outbound_allowed(row, now: datetime.datetime) -> bool:
     message never overtakes one held back."""
     if row.channel not in LIMITED_CHANNELS:
         return True
-    return _take(_key("out", row.channel, row.address, now), settings.PLAY_OUTBOUND_PER_MINUTE)
+    return _take_or_open(_key("out", row.channel, row.address, now), settings.PLAY_OUTBOUND_PER_MINUTE)
 
 
 # --- what is counted beyond the phone channels' messages, and the notice of a window ------------
@@ -104,7 +112,11 @@ def inbound_notice_due(channel: str, sender: str, now: datetime.datetime) -> boo
     """True for the first message over the inbound limit in a window, False for the rest: the
     sender is told once a window (play.services.rate_notice), never once a message."""
     key = _key("notice", channel, sender, now)
-    return bool(cache.add(key, 1, timeout=WINDOW_SECONDS * 2))
+    try:
+        return bool(cache.add(key, 1, timeout=WINDOW_SECONDS * 2))
+    except Exception:  # the cache went down after counting: no notice rather than a lost message
+        logger.warning("cache unavailable: no over-limit notice to %s", sender)
+        return False
 
 
 def web_wait(user, now: datetime.datetime) -> int:
@@ -112,7 +124,21 @@ def web_wait(user, now: datetime.datetime) -> int:
     enquiry) may go; else the seconds to wait. Counted per account like a phone's messages
     (PLAY_INBOUND_PER_MINUTE a minute): each one lands on a TD's desk or a player's phone, which a
     held-down button must not flood."""
-    if _take(_key("in", "web", f"user:{user.pk}", now), settings.PLAY_INBOUND_PER_MINUTE):
+    if _take_or_open(_key("in", "web", f"user:{user.pk}", now), settings.PLAY_INBOUND_PER_MINUTE):
         return 0
     logger.warning("web reports of account %s over %d a minute: refused", user.pk, settings.PLAY_INBOUND_PER_MINUTE)
     return window_left(now)
+
+
+# --- when the cache is down -------------------------------------------------------------------------
+
+
+def _take_or_open(key: str, limit: int) -> bool:
+    """`_take`, but True (not limited) when the cache cannot be reached: fail open, logged. Any
+    error of the cache's client counts (Redis's ConnectionError and TimeoutError, a refused
+    connection): which ones a backend raises is its own business."""
+    try:
+        return _take(key, limit)
+    except Exception as error:
+        logger.warning("cache unavailable, rate limit not applied to %s: %r", key, error)
+        return True

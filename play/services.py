@@ -317,9 +317,11 @@ def _outbound(game: MobileGame, item: machine.Outbound) -> list[Transmission]:
 
 
 def _write_out(game, player, channel, address, kind, data, at, party: str = "") -> list[Transmission]:
+    """Save the rows of one message and queue them on commit (not left for the outbox sweep)."""
     rows = _out_rows(game, player, channel, address, kind, data, at, party)
     for row in rows:
         row.save()
+    _after_commit(rows, [])
     return rows
 
 
@@ -511,9 +513,7 @@ def reply_send(
 ) -> list[Transmission]:
     """A reply whose words the caller writes (the answer to PLAY COMPUTER), sized to its channel as
     the machine's replies are (an SMS in numbered parts) and delivered on commit like them."""
-    rows = _write_out(game, player, channel, address, kind, {"text": text}, at)
-    _after_commit(rows, [])
-    return rows
+    return _write_out(game, player, channel, address, kind, {"text": text}, at)
 
 
 def notice_address(game: MobileGame, color: str) -> tuple[str, str]:

@@ -125,8 +125,11 @@ class SmsGateway:
         return f"{settings.SMS_GATEWAY_URL} {health.status.value}{version}"
 
     def send(self, row) -> None:
+        # The row's own id: a send whose answer was lost (a time-out after the phone took it) is
+        # tried again with the same id, and the gateway answers 409 instead of sending a second SMS.
+        message_id = outbound_message_id(row)
         message = gateway_domain.Message(
-            phone_numbers=[row.address], text_message=gateway_domain.TextMessage(text=row.text)
+            phone_numbers=[row.address], text_message=gateway_domain.TextMessage(text=row.text), id=message_id
         )
         try:
             state = _clients.get().send(message)
@@ -137,6 +140,12 @@ class SmsGateway:
             # A 5xx or 429 passes; another 4xx (a refused number, wrong credentials) will not heal
             # by itself: the row is failed at once, with this text as its error, for staff.
             status = getattr(error, "status_code", None) or 500
+            if status == 409:
+                # "Message with the same ID already exists": an earlier try of this row reached the
+                # phone, which sends it (its reports name this id). Sent, not sent twice.
+                logger.info("SMS gateway already has message %s (row %s): taken as sent", message_id, row.pk)
+                row.external_id = message_id
+                return
             if 400 <= status < 500 and status not in (408, 429):
                 raise PermanentFailure(f"SMS gateway refused the message ({status}): {error}") from error
             raise TransientFailure(f"SMS gateway answered {status}: {error}") from error
@@ -145,6 +154,17 @@ class SmsGateway:
         # The delivery service saves it with the row's delivery, in the transaction that holds the
         # row, so a report can find the row as soon as that commits.
         row.external_id = state.id
+
+
+def outbound_message_id(row) -> str:
+    """The id the gateway is given for an outbound row: the same on every try of the row, and never
+    one of another row, even of a database restored or started afresh whose row ids repeat (the
+    phone keeps the ids it has seen): the row's id with a digest of when, to whom and what. 36
+    characters at most (a 64-bit row id, "-", 16 hex digits), the cloud server's limit."""
+    digest = hashlib.blake2s(
+        json.dumps([row.pk, row.at.isoformat(), row.address, row.text]).encode(), digest_size=8
+    ).hexdigest()
+    return f"{row.pk}-{digest}"
 
 
 # --- webhooks ------------------------------------------------------------------------------------
@@ -186,17 +206,54 @@ def _field(payload: dict, name: str) -> str:
     return value
 
 
-def _moment(payload: dict, name: str) -> datetime.datetime | None:
-    """An ISO 8601 time of the payload. The gateway writes the phone's local time with its offset;
-    one without an offset names no moment, and is kept as unknown rather than guessed."""
-    text = _field(payload, name)
+# How SMS Gateway for Android writes its offset on Android 5 and 6, which lack SimpleDateFormat's
+# XXX: "+" and then the hours and minutes of the zone's raw offset, each padded to two characters
+# but keeping its own sign (its GsonBuilder.configure). West of UTC that is "+-5:00", and for
+# Newfoundland's -3:30 "+-3:-30". The raw offset leaves out summer time while the clock time
+# includes it: such a time read in summer lies an hour after the moment, which the rules clamp to
+# the arrival (a sending time is never after it).
+OLD_ANDROID_OFFSET = re.compile(r"([+-])(-?\d{1,2}):(-?\d{1,2})$")
+
+
+def gateway_time(text: str) -> datetime.datetime | None:
+    """The moment an ISO 8601 time of the gateway names, or None when it names none that can be
+    read (no offset, or no time at all). Reads the offsets of old Android (OLD_ANDROID_OFFSET)."""
+    text = text.strip()
     try:
         moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise Malformed(f"payload.{name} is not an ISO 8601 time: {text!r}") from None
-    if moment.tzinfo is None:
-        logger.warning("SMS gateway time %s=%r has no time zone; taken as unknown", name, text)
+        moment = _old_android_time(text)
+    if moment is None or moment.tzinfo is None:
         return None
+    return moment
+
+
+def _old_android_time(text: str) -> datetime.datetime | None:
+    match = OLD_ANDROID_OFFSET.search(text)
+    if match is None:
+        return None
+    sign, hours, minutes = match.groups()
+    negative = sign == "-" or hours.startswith("-") or minutes.startswith("-")
+    size = datetime.timedelta(hours=abs(int(hours)), minutes=abs(int(minutes)))
+    if size >= datetime.timedelta(hours=24) or abs(int(minutes)) >= 60:
+        return None
+    try:
+        local = datetime.datetime.fromisoformat(text[: match.start()])
+    except ValueError:
+        return None
+    if local.tzinfo is not None:
+        return None
+    return local.replace(tzinfo=datetime.timezone(-size if negative else size))
+
+
+def _moment(payload: dict, name: str) -> datetime.datetime | None:
+    """A time of the payload, as the gateway writes it: the phone's local time with its offset.
+    One that names no moment (no offset, an odd one, missing) is logged and kept as unknown rather
+    than guessed: the caller takes the arrival, and the message is never refused for it."""
+    text = payload.get(name)
+    moment = gateway_time(text) if isinstance(text, str) else None
+    if moment is None:
+        logger.warning("SMS gateway time %s=%r names no moment; taken as unknown", name, text)
     return moment
 
 
@@ -259,7 +316,8 @@ def _received(payload: dict, now: datetime.datetime) -> str:
     message_id, phone, text = _field(payload, "messageId"), _field(payload, "phoneNumber"), payload.get("message")
     if not isinstance(text, str):
         raise Malformed("payload.message is missing or not a string")
-    received_text = _field(payload, "receivedAt")
+    # An odd or missing time must not lose the move: without one the arrival is the sending time.
+    received_text = payload.get("receivedAt") if isinstance(payload.get("receivedAt"), str) else ""
     sent = _moment(payload, "receivedAt")
     receipt = services.message_receive(
         channel="sms",

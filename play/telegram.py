@@ -108,7 +108,13 @@ def api_call(call: Callable[[telegram.Bot], Awaitable[T]]) -> T:
 
 class TelegramBot:
     """The "telegram" channel: one outbox row sent to the chat id in row.address, with the game's
-    buttons while it is open, and the board as a picture with the opponent's move."""
+    buttons while it is open, and the board as a picture with the opponent's move.
+
+    A repeat cannot be ruled out here: the Bot API's sendMessage and sendPhoto take no idempotency
+    key, and a bot cannot read back the messages it sent to a chat (getUpdates brings only what
+    reaches the bot), so a send whose answer was lost after Telegram took it (a time-out) is sent
+    again on the next try, and the player sees it twice. It is the lesser harm: a lost move notice
+    costs time on the clock, a repeated one is recognisable by its text, which names the move."""
 
     def send(self, row) -> None:
         markup = _markup_of(row)

@@ -14,6 +14,7 @@ outbound row as evidence for the TD. A report is never read by the clock."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 
 import requests
@@ -71,6 +72,18 @@ def _failure(error: Exception, doing: str) -> Exception:
     return TransientFailure(f"Twilio gave an unreadable answer while {doing}: {error!r}")
 
 
+# Twilio's Messages API takes no idempotency key: a send whose answer was lost (a time-out after
+# Twilio created the message) looks like one that never arrived, and sending the row again would be
+# a second SMS. So a row whose last try found Twilio unreachable is first looked up among the latest
+# LOOKUP_LIMIT messages from our number to its address (Twilio lists the newest first): one with
+# the row's text, created since the row was written, whose SID no other row holds, is this row's
+# message, and the row is sent. (A message created after the lookup cannot be found: the lookup
+# narrows the window to the moment between the lost answer and the next try, it cannot close it.)
+LOST_ANSWER = "Twilio unreachable while sending"
+LOOKUP_LIMIT = 20
+CLOCK_SKEW = datetime.timedelta(minutes=1)  # Twilio's clock against ours, when comparing times
+
+
 class TwilioSms:
     """The "sms" channel: one outbox row sent through Twilio's Messages API."""
 
@@ -80,6 +93,13 @@ class TwilioSms:
             options["status_callback"] = settings.TWILIO_STATUS_CALLBACK_URL
         client, http = _client()
         try:
+            # row.error is the last try's (the delivery writes this try's after the send).
+            sid = _sent_before(client, row) if row.attempts > 1 and row.error.startswith(LOST_ANSWER) else None
+            if sid is not None:
+                logger.info("Twilio already has message %s for row %s: taken as sent", sid, row.pk)
+                row.external_id = sid
+                Transmission.objects.filter(pk=row.pk).update(external_id=sid)
+                return
             message = client.messages.create(
                 to=row.address, from_=settings.TWILIO_FROM_NUMBER, body=row.text, **options
             )
@@ -110,6 +130,24 @@ class TwilioSms:
             f"Twilio account {account.sid} ({account.friendly_name}) is active; "
             f"sending from {settings.TWILIO_FROM_NUMBER} through {settings.TWILIO_API_URL}"
         )
+
+
+def _sent_before(client: Client, row) -> str | None:
+    """The SID of the message Twilio made of an earlier try of `row`, or None (see LOST_ANSWER)."""
+    since = row.at - CLOCK_SKEW
+    found = [
+        message.sid
+        for message in client.messages.list(to=row.address, from_=settings.TWILIO_FROM_NUMBER, limit=LOOKUP_LIMIT)
+        if message.body == row.text and message.date_created is not None and message.date_created >= since
+    ]
+    taken = set(
+        Transmission.objects.filter(channel="sms", external_id__in=found)
+        .exclude(pk=row.pk)
+        .values_list("external_id", flat=True)
+    )
+    # The oldest one not another row's: an identical text sent twice is two rows, oldest first.
+    mine = [sid for sid in reversed(found) if sid not in taken]
+    return mine[0] if mine else None
 
 
 # --- webhooks ------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """A fake HTTP API on a real socket, for a real client library to talk to in tests: a threaded
 server on a free local port that hands every POST to the fake's `answer` (and every GET to its
 `answer_get`, which refuses unless the fake speaks GET) and writes back its JSON. It records
-requests and can be told to fail the next N of them. The SMS gateway, Telegram and Twilio fakes
+requests and can be told to fail the next N of them; an answer of status None closes the
+connection without one (an answer lost on the way). The SMS gateway, Telegram and Twilio fakes
 differ only in what they answer."""
 
 from __future__ import annotations
@@ -61,7 +62,10 @@ class FakeServer:
             def do_GET(self):
                 self.reply(*fake.answer_get(self.path, self.headers))
 
-            def reply(self, status: int, data: dict):
+            def reply(self, status: int | None, data: dict):
+                if status is None:  # the answer is lost: the connection closes with none
+                    self.close_connection = True
+                    return
                 body = json.dumps(data).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

@@ -8,6 +8,9 @@ token as Twilio checks it.
   number, 400 code 21606 for a From that is not the account's number, 400 code 21602 without a
   Body, 401 code 20003 for wrong credentials. It can be told to fail the next N sends with 500.
 - GET .../<AccountSid>.json: the account resource (status "active" unless told otherwise).
+- GET .../Messages.json (To, From, PageSize): the messages it made, newest first, as Twilio lists
+  them. It can be told to make the next N messages and lose the answer (the connection closes
+  with none), as when the answer times out after Twilio took the message.
 
 Every request is recorded."""
 
@@ -16,9 +19,9 @@ from __future__ import annotations
 import base64
 import datetime
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.utils import format_datetime
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from tests.fakes.server import FakeServer
 
@@ -52,6 +55,8 @@ class FakeTwilio(FakeServer):
     friendly_name: str = "Chess federation"
     account_status: str = "active"
     fail_status: int = 500
+    lose_answers: int = 0  # the next N messages are made, and their answers lost
+    made: list = field(default_factory=list)  # the message resources made, oldest first
 
     @property
     def url(self) -> str:
@@ -91,7 +96,7 @@ class FakeTwilio(FakeServer):
         request.accepted = True
         sid = f"SM{next(self._ids):032x}"
         now = format_datetime(datetime.datetime.now(datetime.UTC), usegmt=True)
-        return 201, {
+        resource = {
             "account_sid": self.account_sid,
             "api_version": API_VERSION,
             "body": text,
@@ -113,11 +118,38 @@ class FakeTwilio(FakeServer):
             "to": to,
             "uri": f"/{API_VERSION}/Accounts/{self.account_sid}/Messages/{sid}.json",
         }
+        with self._lock:
+            self.made.append(resource)
+            lost = self.lose_answers > 0
+            if lost:
+                self.lose_answers -= 1
+        return (None, {}) if lost else (201, resource)
 
     def answer_get(self, path: str, headers) -> tuple[int, dict]:
         self.record(Request("GET", path, dict(headers), {}), may_fail=False)
         if not self._authorised(headers):
             return _error(401, 20003, "Authenticate")
+        messages = f"/{API_VERSION}/Accounts/{self.account_sid}/Messages.json"
+        if path.split("?")[0] == messages:
+            query = {key: values[-1] for key, values in parse_qs(urlsplit(path).query).items()}
+            size = int(query.get("PageSize", 50))
+            with self._lock:
+                found = [
+                    m
+                    for m in reversed(self.made)
+                    if m["to"] == query.get("To", m["to"]) and m["from"] == query.get("From", m["from"])
+                ][:size]
+            return 200, {
+                "messages": found,
+                "end": max(len(found) - 1, 0),
+                "first_page_uri": f"{messages}?PageSize={size}&Page=0",
+                "next_page_uri": None,
+                "page": 0,
+                "page_size": size,
+                "previous_page_uri": None,
+                "start": 0,
+                "uri": path,
+            }
         if path.split("?")[0] != f"/{API_VERSION}/Accounts/{self.account_sid}.json":
             return _error(404, 20404, f"The requested resource {path} was not found")
         return 200, {

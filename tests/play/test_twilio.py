@@ -251,6 +251,32 @@ class TestOutbound:
         assert row.external_id.startswith("SM")
         assert len(twilio.requests) == 3 and len(twilio.sent) == 1
 
+    def test_it_finds_the_message_of_a_send_whose_answer_was_lost_and_sends_no_second_sms(self, client, game, twilio):
+        post(client, sms("1. e4"))
+        row = white_sms_rows(game).first()
+        twilio.lose_answers = 1  # Twilio makes the message; its answer never arrives
+        assert outbox.outbound_deliver(row.pk) is False
+        row.refresh_from_db()
+        assert (row.delivery, row.attempts) == ("pending", 1) and "unreachable" in row.error
+        assert outbox.outbound_deliver(row.pk) is True
+        row.refresh_from_db()
+        assert (row.delivery, row.external_id) == ("sent", twilio.made[0]["sid"])
+        assert len(twilio.made) == 1  # one SMS
+        assert [r.method for r in twilio.requests] == ["POST", "GET"]  # the second try looked it up
+
+    def test_it_sends_a_row_whose_lookup_finds_only_another_rows_message(self, client, game, twilio):
+        post(client, sms("1. e4"))
+        first = white_sms_rows(game).first()
+        assert outbox.outbound_deliver(first.pk) is True
+        # The same words to the same number again, whose last try found Twilio unreachable.
+        again = Transmission.objects.get(pk=first.pk)
+        again.pk, again.delivery, again.delivered_at, again.external_id = None, "pending", None, None
+        again.attempts, again.error = 1, "Twilio unreachable while sending: read timed out"
+        again.save()
+        assert outbox.outbound_deliver(again.pk) is True
+        again.refresh_from_db()
+        assert len(twilio.made) == 2 and again.external_id == twilio.made[1]["sid"]
+
     def test_it_keeps_the_row_pending_on_429(self, client, game, twilio):
         post(client, sms("1. e4"))
         row = white_sms_rows(game).first()

@@ -21,7 +21,7 @@ import pytest
 import requests
 from django.utils import timezone
 
-from play import services
+from play import services, sms
 from play.models import ChannelAddress, MobileGame, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.fakes.telegram_api import FakeTelegram
@@ -244,4 +244,4 @@ def test_it_plays_a_game_between_an_sms_phone_and_a_telegram_phone(phones, game)
     )
     assert "1-0" in sms_texts(gateway)[-1] and "1-0" in telegram_texts(telegram)[-1]
     # The gateway's message ids are kept on the rows, for its delivery reports.
-    assert all(row.external_id.startswith("gw-msg-") for row in whites)
+    assert all(row.external_id == sms.outbound_message_id(row) for row in whites)  # the id the row gave it
