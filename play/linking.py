@@ -22,7 +22,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from play import identities, services
 from play.models import Channel, ChannelAddress, MobileGame, Transmission, VerificationCode
@@ -67,7 +68,7 @@ def _hash(code: str) -> str:
 
 def _check_player(user, player) -> None:
     if not plays_as(user, player):
-        raise LinkError("Your account does not play as this player.")
+        raise LinkError(_("Your account does not play as this player."))
 
 
 def number_normalise(text: str) -> str:
@@ -77,24 +78,26 @@ def number_normalise(text: str) -> str:
     if raw.startswith("00"):
         raw = "+" + raw[2:]
     if not raw:
-        raise LinkError("Enter a phone number.")
+        raise LinkError(_("Enter a phone number."))
     if not raw.startswith("+"):
-        raise LinkError("Write the number in international form: + and the country code first, e.g. +7 912 345 67 89.")
+        raise LinkError(
+            _("Write the number in international form: + and the country code first, e.g. +7 912 345 67 89.")
+        )
     digits = raw[1:]
     if not digits.isdigit() or not digits.isascii():
-        raise LinkError("A phone number has only digits after the +.")
+        raise LinkError(_("A phone number has only digits after the +."))
     if not 8 <= len(digits) <= 15 or digits[0] == "0":
-        raise LinkError("This is not a phone number: after the + come the country code and 8 to 15 digits in all.")
+        raise LinkError(_("This is not a phone number: after the + come the country code and 8 to 15 digits in all."))
     return raw
 
 
-def _rate_check(codes, now: datetime.datetime, what: str) -> None:
+def _rate_check(codes, now: datetime.datetime, sentence: str, **values) -> None:
+    """At most CODES_PER_HOUR codes an hour; `sentence` (translated, with %(count)s and %(time)s)
+    says when to ask again."""
     recent = sorted(codes.filter(created_at__gt=now - RATE_WINDOW).values_list("created_at", flat=True))
     if len(recent) >= CODES_PER_HOUR:
         again = recent[-CODES_PER_HOUR] + RATE_WINDOW
-        raise LinkError(
-            f"{CODES_PER_HOUR} codes were made for {what} in the last hour: ask again after {again:%H:%M} UTC."
-        )
+        raise LinkError(sentence % {"count": CODES_PER_HOUR, "time": f"{again:%H:%M}", **values})
 
 
 # --- SMS ---------------------------------------------------------------------------------------
@@ -109,14 +112,23 @@ def sms_code_request(*, user, player, number: str, now: datetime.datetime | None
     taken = ChannelAddress.objects.filter(channel=Channel.SMS, address=number, verified_at__isnull=False)
     mine = taken.filter(player=player).exists()
     if mine:
-        raise LinkError(f"{number} is already the verified number of {player.full_name}.")
+        raise LinkError(
+            _("%(number)s is already the verified number of %(player)s.")
+            % {"number": number, "player": player.full_name}
+        )
     if taken.exists():
-        raise LinkError(f"{number} is already verified for another player; remove it there first.")
+        raise LinkError(
+            _("%(number)s is already verified for another player; remove it there first.") % {"number": number}
+        )
     code = f"{secrets.randbelow(10**6):06d}"
     with transaction.atomic():
         # One request at a time per player: two quick clicks cannot both pass the hourly limit.
         type(player).objects.select_for_update().filter(pk=player.pk).first()
-        _rate_check(VerificationCode.objects.filter(channel=Channel.SMS, address=number), now, number)
+        _rate_check(
+            VerificationCode.objects.filter(channel=Channel.SMS, address=number), now,
+            _("%(count)s codes were made for %(number)s in the last hour: ask again after %(time)s UTC."),
+            number=number,
+        )  # fmt: skip
         row = VerificationCode.objects.create(
             player=player, channel=Channel.SMS, address=number, code_hash=_hash(code), created_by=user,
             created_at=now, expires_at=now + CODE_TTL,
@@ -138,7 +150,7 @@ def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None =
     _check_player(user, player)
     entered = re.sub(r"\s", "", code or "")
     if not re.fullmatch(r"\d{6}", entered):
-        raise LinkError("The code is the 6 digits of the SMS.")
+        raise LinkError(_("The code is the 6 digits of the SMS."))
     with transaction.atomic():
         row = (
             VerificationCode.objects.select_for_update()
@@ -147,11 +159,11 @@ def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None =
             .first()
         )
         if row is None or row.used_at is not None:
-            raise LinkError("No code is waiting for this player: ask for one first.")
+            raise LinkError(_("No code is waiting for this player: ask for one first."))
         if row.wrong_tries >= MAX_WRONG:
-            raise LinkError(f"{MAX_WRONG} wrong codes were typed: ask for a new code.")
+            raise LinkError(_("%(count)s wrong codes were typed: ask for a new code.") % {"count": MAX_WRONG})
         if now >= row.expires_at:
-            raise LinkError("The code has expired: ask for a new one.")
+            raise LinkError(_("The code has expired: ask for a new one."))
         right = constant_time_compare(_hash(entered), row.code_hash)
         if right:
             row.used_at = now
@@ -162,8 +174,13 @@ def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None =
         row.save(update_fields=["wrong_tries"])
         left = MAX_WRONG - row.wrong_tries
     if left:
-        raise LinkError(f"Wrong code: {left} more {'try' if left == 1 else 'tries'} with this code.")
-    raise LinkError(f"Wrong code, and that was the {MAX_WRONG}th: ask for a new code.")
+        raise LinkError(
+            ngettext(
+                "Wrong code: %(left)s more try with this code.", "Wrong code: %(left)s more tries with this code.", left
+            )
+            % {"left": left}
+        )
+    raise LinkError(_("Wrong code, and that was the %(count)sth: ask for a new code.") % {"count": MAX_WRONG})
 
 
 # --- Telegram ----------------------------------------------------------------------------------
@@ -176,7 +193,10 @@ def telegram_code_create(*, user, player, now: datetime.datetime | None = None) 
     code = "".join(secrets.choice(services.CODE_ALPHABET) for _ in range(TELEGRAM_CODE_LENGTH))
     with transaction.atomic():
         type(player).objects.select_for_update().filter(pk=player.pk).first()
-        _rate_check(VerificationCode.objects.filter(channel=Channel.TELEGRAM, player=player), now, "this player")
+        _rate_check(
+            VerificationCode.objects.filter(channel=Channel.TELEGRAM, player=player), now,
+            _("%(count)s codes were made for this player in the last hour: ask again after %(time)s UTC."),
+        )  # fmt: skip
         row = VerificationCode.objects.create(
             player=player, channel=Channel.TELEGRAM, code_hash=_hash(code), created_by=user, created_at=now,
             expires_at=now + CODE_TTL,
@@ -232,10 +252,12 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
     page = f"{settings.SITE_URL}{reverse('play:channels')}"
     if not code:
         if current is not None:
-            reply = _words("This chat is linked to %(name)s.", name=current.full_name, then=HOW_TO_MOVE)
+            reply = _words(gettext_noop("This chat is linked to %(name)s."), name=current.full_name, then=HOW_TO_MOVE)
         else:
             reply = _words(
-                "To link this chat to your player, open %(page)s, choose Telegram and send the code: /start CODE.",
+                gettext_noop(
+                    "To link this chat to your player, open %(page)s, choose Telegram and send the code: /start CODE."
+                ),
                 page=page,
             )
     else:
@@ -248,19 +270,26 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
         )
         if row is None:
             applied = "unknown code"
-            reply = _words("This code is unknown or already used. Ask for a new one at %(page)s.", page=page)
+            reply = _words(
+                gettext_noop("This code is unknown or already used. Ask for a new one at %(page)s."), page=page
+            )
         elif now >= row.expires_at:
-            applied, reply = "expired code", _words("This code has expired. Ask for a new one at %(page)s.", page=page)
+            applied, reply = (
+                "expired code",
+                _words(gettext_noop("This code has expired. Ask for a new one at %(page)s."), page=page),
+            )
         else:
             try:
-                _address_set(row.player, Channel.TELEGRAM, chat_id, now)
+                # A refusal is answered in the chat's message language, as the other answers are.
+                with translation.override(services.message_language(Channel.TELEGRAM)):
+                    _address_set(row.player, Channel.TELEGRAM, chat_id, now)
             except LinkError as error:
                 applied, reply = "refused", str(error)
             else:
                 row.used_at = now
                 row.save(update_fields=["used_at"])
                 player, applied = row.player, "linked"
-                reply = _words("Linked to %(name)s.", name=row.player.full_name, then=HOW_TO_MOVE)
+                reply = _words(gettext_noop("Linked to %(name)s."), name=row.player.full_name, then=HOW_TO_MOVE)
     if player is not None:
         # Kept under the player's name, like his other messages; a stranger's is not stored (as in
         # play.services), so a repeated Update of his only gets the same answer again.
@@ -283,7 +312,11 @@ def _address_set(player, channel: str, address: str, now: datetime.datetime) -> 
     others = ChannelAddress.objects.select_for_update().filter(channel=channel, address=address).exclude(player=player)
     for other in others:
         if other.verified_at is not None:
-            raise LinkError(f"This {NAMES[channel]} is already verified for another player; remove it there first.")
+            raise LinkError(
+                _("This SMS number is already verified for another player; remove it there first.")
+                if channel == Channel.SMS
+                else _("This Telegram chat is already verified for another player; remove it there first.")
+            )
         # Someone's unverified claim on the address yields to the one who proved he holds it.
         other.delete()
     row = ChannelAddress.objects.select_for_update().filter(player=player, channel=channel).first()
@@ -304,11 +337,18 @@ def address_remove(*, user, player, channel: str, now: datetime.datetime | None 
     now = now or timezone.now()
     _check_player(user, player)
     if channel not in LINKABLE:
-        raise LinkError("Only an SMS number or a Telegram chat can be removed.")
+        raise LinkError(_("Only an SMS number or a Telegram chat can be removed."))
     with transaction.atomic():
         row = ChannelAddress.objects.select_for_update().filter(player=player, channel=channel).first()
         if row is None:
-            raise LinkError(f"{player.full_name} has no {NAMES[channel]} to remove.")
+            raise LinkError(
+                (
+                    _("%(player)s has no SMS number to remove.")
+                    if channel == Channel.SMS
+                    else _("%(player)s has no Telegram chat to remove.")
+                )
+                % {"player": player.full_name}
+            )
         row.delete()
         for color in ("white", "black"):
             MobileGame.objects.filter(

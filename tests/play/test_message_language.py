@@ -28,31 +28,16 @@ MOVE = {
 
 
 def msgids() -> set[str]:
-    """The literal msgids of texts.py: the strings given to `_(...)` (or named before it) and the
-    machine's words it translates."""
-    tree = ast.parse(Path(texts.__file__).read_text())
+    """The literal msgids of texts.py and of the Telegram link answers (linking.py): the strings
+    given to `_(...)` or marked with `gettext_noop`, the machine's words among them."""
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_" and node.args:
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.add(arg.value)
-    linking = ast.parse(Path(linking_module.__file__).read_text())
-    for node in ast.walk(linking):  # the Telegram link answers: _words("...", ...)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_words":
-            found.add(node.args[0].value)
-    rulings = [
-        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and str(n.value).startswith("Appeal ruled")
-    ]
-    return (
-        found
-        | set(rulings)
-        | {HELP_TEXT, HOW_TO_MOVE}
-        | set(texts.TERMINATIONS)
-        | set(texts.REASONS.values())
-        | set(texts.CLAIM_STATUS)
-        | set(texts.COLOURS.values())
-    )
+    for module in (texts, linking_module):
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "gettext_noop"):
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return found | {HELP_TEXT, HOW_TO_MOVE}
 
 
 def test_it_has_a_russian_sentence_for_every_english_one():
