@@ -36,7 +36,6 @@ CODES_PER_HOUR = 3
 RATE_WINDOW = datetime.timedelta(hours=1)
 TELEGRAM_CODE_LENGTH = 8  # looked up among every player's codes: long enough that guessing is hopeless
 LINKABLE = (Channel.SMS, Channel.TELEGRAM)
-NAMES = {Channel.SMS: "SMS number", Channel.TELEGRAM: "Telegram chat"}
 HOW_TO_MOVE = gettext_noop(
     'Send moves as by SMS: "1. e4", or "12. Nf3 Nc6" repeating your opponent\'s last move; '
     'start with the game\'s code ("#G17 ...") when you play several games. HELP lists the commands.'
@@ -358,11 +357,37 @@ def address_remove(*, user, player, channel: str, now: datetime.datetime | None 
             _change_notify(player, channel, row.address, None, now)
 
 
+# Rule 5c's notices, whole for each channel and change (Russian declines "номер" and "чат" apart).
+CHANGE_TOLD = {
+    (Channel.SMS, "removed"): gettext_noop(
+        "%(name)s removed the SMS number; messages to %(name)s now go through the game page."
+    ),
+    (Channel.TELEGRAM, "removed"): gettext_noop(
+        "%(name)s removed the Telegram chat; messages to %(name)s now go through the game page."
+    ),
+    (Channel.SMS, "changed"): gettext_noop("%(name)s has a new SMS number, verified %(at)s UTC."),
+    (Channel.TELEGRAM, "changed"): gettext_noop("%(name)s has a new Telegram chat, verified %(at)s UTC."),
+}
+CHANGE_TD = {
+    (Channel.SMS, "removed"): gettext_noop("Rule 5c: %(name)s removed the SMS number %(old)s."),
+    (Channel.TELEGRAM, "removed"): gettext_noop("Rule 5c: %(name)s removed the Telegram chat %(old)s."),
+    (Channel.SMS, "changed"): gettext_noop(
+        "Rule 5c: %(name)s changed the SMS number from %(old)s to %(new)s, verified %(at_seconds)s UTC."
+    ),
+    (Channel.TELEGRAM, "changed"): gettext_noop(
+        "Rule 5c: %(name)s changed the Telegram chat from %(old)s to %(new)s, verified %(at_seconds)s UTC."
+    ),
+}
+
+
+def _change_sentence(sentences: dict, channel: str, new: str | None) -> str:
+    return translation.gettext(sentences[(channel, "removed" if new is None else "changed")])
+
+
 def _change_notify(player, channel: str, old: str, new: str | None, now: datetime.datetime) -> list[Transmission]:
     """Rule 5c: the TD of each open game of the player, and the opponent in it, are told. The TD's
     notice (in the game's record, which only he and staff read) names both addresses; the
     opponent's says only that it changed."""
-    what = NAMES[channel]
     name = player.full_name
     games = (
         MobileGame.objects.filter(Q(white=player) | Q(black=player), status=MobileGame.Status.OPEN)
@@ -373,13 +398,18 @@ def _change_notify(player, channel: str, old: str, new: str | None, now: datetim
     rows = []
     for game in games:
         opponent = clock.opponent(game.color_of(player.pk))
-        if new is None:
-            told = f"{name} removed the {what}; messages to {name} now go through the game page."
-            td = f"Rule 5c: {name} removed the {what} {old}."
-        else:
-            told = f"{name} has a new {what}, verified {now:%d.%m %H:%M} UTC."
-            td = f"Rule 5c: {name} changed the {what} from {old} to {new}, verified {now:%d.%m %H:%M:%S} UTC."
         to_channel, to_address = services.notice_address(game, opponent)
+        values = {
+            "name": name,
+            "old": old,
+            "new": new,
+            "at": f"{now:%d.%m %H:%M}",
+            "at_seconds": f"{now:%d.%m %H:%M:%S}",
+        }
+        with translation.override(services.message_language(to_channel)):
+            told = _change_sentence(CHANGE_TOLD, channel, new) % values
+        with translation.override(services.message_language(Channel.WEB)):
+            td = _change_sentence(CHANGE_TD, channel, new) % values
         rows.append(
             services.notice_send(
                 game=game, player=game.player_of(opponent), channel=to_channel, address=to_address,

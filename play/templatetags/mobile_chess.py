@@ -51,6 +51,9 @@ REPLIES = {
     "failure received": _("Failure reported"),
 }
 
+# Who a transmission of the continuous record is from or to (Transmission.party).
+PARTIES = {"white": _("White"), "black": _("Black"), "td": _("TD")}
+
 CLAIM_STATUS = {"open": _("open"), "protested": _("protested"), "conceded": _("conceded"), "upheld": _("upheld"),
                 "dismissed": _("dismissed")}  # fmt: skip
 
@@ -87,6 +90,11 @@ def reply_title(kind) -> str:
 @register.filter
 def claim_status(status) -> str:
     return CLAIM_STATUS.get(status, status)
+
+
+@register.filter
+def party(who) -> str:
+    return PARTIES.get(who, who)
 
 
 @register.filter
