@@ -95,11 +95,3 @@ def claim_status(status) -> str:
 @register.filter
 def party(who) -> str:
     return PARTIES.get(who, who)
-
-
-@register.filter
-def side(color) -> str:
-    """The colour ("white", "black") in the reader's language."""
-    from play.models import Color
-
-    return Color(color).label if color in Color.values else color
