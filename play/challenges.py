@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from play import services
 from play.models import Challenge, MobileGame
@@ -25,18 +26,18 @@ class ChallengeError(services.PlayError):
 def challenge_offer(*, user, challenger, opponent, side: str = Challenge.Side.RANDOM, control: str = "",
                     norm: int = 60, note: str = "") -> Challenge:  # fmt: skip
     if not plays_as(user, challenger):
-        raise ChallengeError("You may challenge only as a player your account is confirmed to play as.")
+        raise ChallengeError(_("You may challenge only as a player your account is confirmed to play as."))
     if opponent is None or opponent.pk == challenger.pk:
-        raise ChallengeError("Choose an opponent other than yourself.")
+        raise ChallengeError(_("Choose an opponent other than yourself."))
     control = control or str(clock.TimeControl())
     try:
         clock.TimeControl.parse(control, norm=norm)
     except ValueError as error:
-        raise ChallengeError(f"Time control {control!r}: {error}") from error
+        raise ChallengeError(_("Time control %(control)s: %(error)s") % {"control": control, "error": error}) from error
     if MobileGame.objects.filter(
         Q(white=challenger, black=opponent) | Q(white=opponent, black=challenger), status=MobileGame.Status.OPEN
     ).exists():
-        raise ChallengeError("You already have a game in progress with this player.")
+        raise ChallengeError(_("You already have a game in progress with this player."))
     try:
         with transaction.atomic():
             return Challenge.objects.create(
@@ -44,7 +45,7 @@ def challenge_offer(*, user, challenger, opponent, side: str = Challenge.Side.RA
                 created_by=user,
             )  # fmt: skip
     except IntegrityError:
-        raise ChallengeError("You have already challenged this player; wait for the answer.") from None
+        raise ChallengeError(_("You have already challenged this player; wait for the answer.")) from None
 
 
 def challenge_answer(*, user, challenge: Challenge, accept: bool) -> Challenge:
@@ -52,9 +53,9 @@ def challenge_answer(*, user, challenge: Challenge, accept: bool) -> Challenge:
     with transaction.atomic():
         challenge = Challenge.objects.select_for_update().select_related("challenger", "opponent").get(pk=challenge.pk)
         if not plays_as(user, challenge.opponent):
-            raise ChallengeError("Only the challenged player may answer.")
+            raise ChallengeError(_("Only the challenged player may answer."))
         if challenge.status != Challenge.Status.OPEN:
-            raise ChallengeError("This challenge is no longer open.")
+            raise ChallengeError(_("This challenge is no longer open."))
         challenge.answered_by = user
         challenge.answered_at = timezone.now()
         if accept:
@@ -81,9 +82,9 @@ def challenge_withdraw(*, user, challenge: Challenge) -> Challenge:
     with transaction.atomic():
         challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
         if not plays_as(user, challenge.challenger):
-            raise ChallengeError("Only the challenger may withdraw a challenge.")
+            raise ChallengeError(_("Only the challenger may withdraw a challenge."))
         if challenge.status != Challenge.Status.OPEN:
-            raise ChallengeError("This challenge is no longer open.")
+            raise ChallengeError(_("This challenge is no longer open."))
         challenge.status = Challenge.Status.WITHDRAWN
         challenge.answered_by = user
         challenge.answered_at = timezone.now()

@@ -18,11 +18,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from play import selectors
+from play import selectors, services
 from play.linking import site_name
-from play.models import Color, DigestSubscription, MobileGame
+from play.models import Channel, Color, DigestSubscription, MobileGame
 from play.rules import clock
 from play.rules.texts import duration
 from players.selectors import linked_players
@@ -65,9 +67,14 @@ class Digest:
     @property
     def subject(self) -> str:
         if self.on_move:
-            games = "1 game" if len(self.on_move) == 1 else f"{len(self.on_move)} games"
-            return f"{site_name()}: your move in {games}"
-        return f"{site_name()}: your mobile games"
+            count = len(self.on_move)
+            return ngettext(
+                "%(site)s: your move in %(count)s game", "%(site)s: your move in %(count)s games", count
+            ) % {
+                "site": site_name(),
+                "count": count,
+            }
+        return _("%(site)s: your mobile games") % {"site": site_name()}
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,12 @@ def digest_of(user, *, now: datetime.datetime, since: datetime.datetime) -> Dige
 
 
 def digest_mail(digest: Digest) -> EmailMultiAlternatives:
+    # In the federation's message language, as the games' messages by e-mail (no request here).
+    with translation.override(services.message_language(Channel.EMAIL)):
+        return _digest_mail(digest)
+
+
+def _digest_mail(digest: Digest) -> EmailMultiAlternatives:
     context = {
         "digest": digest,
         "site_name": site_name(),

@@ -28,7 +28,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from play import identities, services
 from play.models import Channel, ChannelAddress, MobileGame, Transmission, VerificationCode
@@ -42,7 +43,6 @@ RATE_WINDOW = datetime.timedelta(hours=1)
 DAY = datetime.timedelta(days=1)
 TELEGRAM_CODE_LENGTH = 8  # looked up among every player's codes: long enough that guessing is hopeless
 LINKABLE = (Channel.SMS, Channel.TELEGRAM)
-NAMES = {Channel.SMS: "SMS number", Channel.TELEGRAM: "Telegram chat"}
 HOW_TO_MOVE = gettext_noop(
     'Send moves as by SMS: "1. e4", or "12. Nf3 Nc6" repeating your opponent\'s last move; '
     'start with the game\'s code ("#G17 ...") when you play several games. HELP lists the commands.'
@@ -74,7 +74,7 @@ def _hash(code: str) -> str:
 
 def _check_player(user, player) -> None:
     if not plays_as(user, player):
-        raise LinkError("Your account does not play as this player.")
+        raise LinkError(_("Your account does not play as this player."))
 
 
 def number_normalise(text: str) -> str:
@@ -84,24 +84,26 @@ def number_normalise(text: str) -> str:
     if raw.startswith("00"):
         raw = "+" + raw[2:]
     if not raw:
-        raise LinkError("Enter a phone number.")
+        raise LinkError(_("Enter a phone number."))
     if not raw.startswith("+"):
-        raise LinkError("Write the number in international form: + and the country code first, e.g. +7 912 345 67 89.")
+        raise LinkError(
+            _("Write the number in international form: + and the country code first, e.g. +7 912 345 67 89.")
+        )
     digits = raw[1:]
     if not digits.isdigit() or not digits.isascii():
-        raise LinkError("A phone number has only digits after the +.")
+        raise LinkError(_("A phone number has only digits after the +."))
     if not 8 <= len(digits) <= 15 or digits[0] == "0":
-        raise LinkError("This is not a phone number: after the + come the country code and 8 to 15 digits in all.")
+        raise LinkError(_("This is not a phone number: after the + come the country code and 8 to 15 digits in all."))
     return raw
 
 
-def _rate_check(codes, now: datetime.datetime, what: str) -> None:
+def _rate_check(codes, now: datetime.datetime, sentence: str, **values) -> None:
+    """At most CODES_PER_HOUR codes an hour; `sentence` (translated, with %(count)s and %(time)s)
+    says when to ask again."""
     recent = sorted(codes.filter(created_at__gt=now - RATE_WINDOW).values_list("created_at", flat=True))
     if len(recent) >= CODES_PER_HOUR:
         again = recent[-CODES_PER_HOUR] + RATE_WINDOW
-        raise LinkError(
-            f"{CODES_PER_HOUR} codes were made for {what} in the last hour: ask again after {again:%H:%M} UTC."
-        )
+        raise LinkError(sentence % {"count": CODES_PER_HOUR, "time": f"{again:%H:%M}", **values})
 
 
 # Refusals of the daily caps, naming only what the account asking may know (whole sentences).
@@ -155,7 +157,10 @@ def sms_code_request(*, user, player, number: str, now: datetime.datetime | None
     number = number_normalise(number)
     verified = ChannelAddress.objects.filter(channel=Channel.SMS, address=number, verified_at__isnull=False)
     if verified.filter(player=player).exists():  # his own number: nothing about anyone else
-        raise LinkError(f"{number} is already the verified number of {player.full_name}.")
+        raise LinkError(
+            _("%(number)s is already the verified number of %(player)s.")
+            % {"number": number, "player": player.full_name}
+        )
     # A number verified for another player is not refused here: that answer would tell any account
     # whose number it is. The code goes there as to any number, within the same caps, and the
     # holder who types it back is told the number is taken (sms_code_confirm).
@@ -164,7 +169,11 @@ def sms_code_request(*, user, player, number: str, now: datetime.datetime | None
         # One request at a time per player and per account: two quick clicks cannot both pass a limit.
         type(player).objects.select_for_update().filter(pk=player.pk).first()
         user._meta.model.objects.select_for_update().filter(pk=user.pk).first()
-        _rate_check(VerificationCode.objects.filter(channel=Channel.SMS, address=number), now, number)
+        _rate_check(
+            VerificationCode.objects.filter(channel=Channel.SMS, address=number), now,
+            _("%(count)s codes were made for %(number)s in the last hour: ask again after %(time)s UTC."),
+            number=number,
+        )  # fmt: skip
         _day_check(user=user, player=player, channel=Channel.SMS, now=now, number=number)
         row = VerificationCode.objects.create(
             player=player, channel=Channel.SMS, address=number, code_hash=_hash(code), created_by=user,
@@ -187,7 +196,7 @@ def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None =
     _check_player(user, player)
     entered = re.sub(r"\s", "", code or "")
     if not re.fullmatch(r"\d{6}", entered):
-        raise LinkError("The code is the 6 digits of the SMS.")
+        raise LinkError(_("The code is the 6 digits of the SMS."))
     with transaction.atomic():
         row = (
             VerificationCode.objects.select_for_update()
@@ -196,11 +205,11 @@ def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None =
             .first()
         )
         if row is None or row.used_at is not None:
-            raise LinkError("No code is waiting for this player: ask for one first.")
+            raise LinkError(_("No code is waiting for this player: ask for one first."))
         if row.wrong_tries >= MAX_WRONG:
-            raise LinkError(f"{MAX_WRONG} wrong codes were typed: ask for a new code.")
+            raise LinkError(_("%(count)s wrong codes were typed: ask for a new code.") % {"count": MAX_WRONG})
         if now >= row.expires_at:
-            raise LinkError("The code has expired: ask for a new one.")
+            raise LinkError(_("The code has expired: ask for a new one."))
         right = constant_time_compare(_hash(entered), row.code_hash)
         if right:
             row.used_at = now
@@ -211,8 +220,13 @@ def sms_code_confirm(*, user, player, code: str, now: datetime.datetime | None =
         row.save(update_fields=["wrong_tries"])
         left = MAX_WRONG - row.wrong_tries
     if left:
-        raise LinkError(f"Wrong code: {left} more {'try' if left == 1 else 'tries'} with this code.")
-    raise LinkError(f"Wrong code, and that was the {MAX_WRONG}th: ask for a new code.")
+        raise LinkError(
+            ngettext(
+                "Wrong code: %(left)s more try with this code.", "Wrong code: %(left)s more tries with this code.", left
+            )
+            % {"left": left}
+        )
+    raise LinkError(_("Wrong code, and that was the %(count)sth: ask for a new code.") % {"count": MAX_WRONG})
 
 
 # --- Telegram ----------------------------------------------------------------------------------
@@ -226,7 +240,10 @@ def telegram_code_create(*, user, player, now: datetime.datetime | None = None) 
     with transaction.atomic():
         type(player).objects.select_for_update().filter(pk=player.pk).first()
         user._meta.model.objects.select_for_update().filter(pk=user.pk).first()
-        _rate_check(VerificationCode.objects.filter(channel=Channel.TELEGRAM, player=player), now, "this player")
+        _rate_check(
+            VerificationCode.objects.filter(channel=Channel.TELEGRAM, player=player), now,
+            _("%(count)s codes were made for this player in the last hour: ask again after %(time)s UTC."),
+        )  # fmt: skip
         _day_check(user=user, player=player, channel=Channel.TELEGRAM, now=now)
         row = VerificationCode.objects.create(
             player=player, channel=Channel.TELEGRAM, code_hash=_hash(code), created_by=user, created_at=now,
@@ -283,10 +300,12 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
     page = f"{settings.SITE_URL}{reverse('play:channels')}"
     if not code:
         if current is not None:
-            reply = _words("This chat is linked to %(name)s.", name=current.full_name, then=HOW_TO_MOVE)
+            reply = _words(gettext_noop("This chat is linked to %(name)s."), name=current.full_name, then=HOW_TO_MOVE)
         else:
             reply = _words(
-                "To link this chat to your player, open %(page)s, choose Telegram and send the code: /start CODE.",
+                gettext_noop(
+                    "To link this chat to your player, open %(page)s, choose Telegram and send the code: /start CODE."
+                ),
                 page=page,
             )
     else:
@@ -299,12 +318,19 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
         )
         if row is None:
             applied = "unknown code"
-            reply = _words("This code is unknown or already used. Ask for a new one at %(page)s.", page=page)
+            reply = _words(
+                gettext_noop("This code is unknown or already used. Ask for a new one at %(page)s."), page=page
+            )
         elif now >= row.expires_at:
-            applied, reply = "expired code", _words("This code has expired. Ask for a new one at %(page)s.", page=page)
+            applied, reply = (
+                "expired code",
+                _words(gettext_noop("This code has expired. Ask for a new one at %(page)s."), page=page),
+            )
         else:
             try:
-                _address_set(row.player, Channel.TELEGRAM, chat_id, now)
+                # A refusal is answered in the chat's message language, as the other answers are.
+                with translation.override(services.message_language(Channel.TELEGRAM)):
+                    _address_set(row.player, Channel.TELEGRAM, chat_id, now)
             except LinkError as error:
                 # Told only to this chat, whose holder may know it is linked (a bare /start says
                 # to whom): unlike an SMS number typed on the site, nobody else asks about it here.
@@ -313,7 +339,7 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
                 row.used_at = now
                 row.save(update_fields=["used_at"])
                 player, applied = row.player, "linked"
-                reply = _words("Linked to %(name)s.", name=row.player.full_name, then=HOW_TO_MOVE)
+                reply = _words(gettext_noop("Linked to %(name)s."), name=row.player.full_name, then=HOW_TO_MOVE)
     if player is not None:
         # Kept under the player's name, like his other messages; a stranger's is not stored (as in
         # play.services), so a repeated Update of his only gets the same answer again.
@@ -336,7 +362,11 @@ def _address_set(player, channel: str, address: str, now: datetime.datetime) -> 
     others = ChannelAddress.objects.select_for_update().filter(channel=channel, address=address).exclude(player=player)
     for other in others:
         if other.verified_at is not None:
-            raise LinkError(f"This {NAMES[channel]} is already verified for another player; remove it there first.")
+            raise LinkError(
+                _("This SMS number is already verified for another player; remove it there first.")
+                if channel == Channel.SMS
+                else _("This Telegram chat is already verified for another player; remove it there first.")
+            )
         # Someone's unverified claim on the address yields to the one who proved he holds it.
         other.delete()
     row = ChannelAddress.objects.select_for_update().filter(player=player, channel=channel).first()
@@ -357,11 +387,18 @@ def address_remove(*, user, player, channel: str, now: datetime.datetime | None 
     now = now or timezone.now()
     _check_player(user, player)
     if channel not in LINKABLE:
-        raise LinkError("Only an SMS number or a Telegram chat can be removed.")
+        raise LinkError(_("Only an SMS number or a Telegram chat can be removed."))
     with transaction.atomic():
         row = ChannelAddress.objects.select_for_update().filter(player=player, channel=channel).first()
         if row is None:
-            raise LinkError(f"{player.full_name} has no {NAMES[channel]} to remove.")
+            raise LinkError(
+                (
+                    _("%(player)s has no SMS number to remove.")
+                    if channel == Channel.SMS
+                    else _("%(player)s has no Telegram chat to remove.")
+                )
+                % {"player": player.full_name}
+            )
         row.delete()
         for color in ("white", "black"):
             MobileGame.objects.filter(
@@ -371,11 +408,37 @@ def address_remove(*, user, player, channel: str, now: datetime.datetime | None 
             _change_notify(player, channel, row.address, None, now)
 
 
+# Rule 5c's notices, whole for each channel and change (Russian declines "номер" and "чат" apart).
+CHANGE_TOLD = {
+    (Channel.SMS, "removed"): gettext_noop(
+        "%(name)s removed the SMS number; messages to %(name)s now go through the game page."
+    ),
+    (Channel.TELEGRAM, "removed"): gettext_noop(
+        "%(name)s removed the Telegram chat; messages to %(name)s now go through the game page."
+    ),
+    (Channel.SMS, "changed"): gettext_noop("%(name)s has a new SMS number, verified %(at)s UTC."),
+    (Channel.TELEGRAM, "changed"): gettext_noop("%(name)s has a new Telegram chat, verified %(at)s UTC."),
+}
+CHANGE_TD = {
+    (Channel.SMS, "removed"): gettext_noop("Rule 5c: %(name)s removed the SMS number %(old)s."),
+    (Channel.TELEGRAM, "removed"): gettext_noop("Rule 5c: %(name)s removed the Telegram chat %(old)s."),
+    (Channel.SMS, "changed"): gettext_noop(
+        "Rule 5c: %(name)s changed the SMS number from %(old)s to %(new)s, verified %(at_seconds)s UTC."
+    ),
+    (Channel.TELEGRAM, "changed"): gettext_noop(
+        "Rule 5c: %(name)s changed the Telegram chat from %(old)s to %(new)s, verified %(at_seconds)s UTC."
+    ),
+}
+
+
+def _change_sentence(sentences: dict, channel: str, new: str | None) -> str:
+    return translation.gettext(sentences[(channel, "removed" if new is None else "changed")])
+
+
 def _change_notify(player, channel: str, old: str, new: str | None, now: datetime.datetime) -> list[Transmission]:
     """Rule 5c: the TD of each open game of the player, and the opponent in it, are told. The TD's
     notice (in the game's record, which only he and staff read) names both addresses; the
     opponent's says only that it changed."""
-    what = NAMES[channel]
     name = player.full_name
     games = (
         MobileGame.objects.filter(Q(white=player) | Q(black=player), status=MobileGame.Status.OPEN)
@@ -386,13 +449,18 @@ def _change_notify(player, channel: str, old: str, new: str | None, now: datetim
     rows = []
     for game in games:
         opponent = clock.opponent(game.color_of(player.pk))
-        if new is None:
-            told = f"{name} removed the {what}; messages to {name} now go through the game page."
-            td = f"Rule 5c: {name} removed the {what} {old}."
-        else:
-            told = f"{name} has a new {what}, verified {now:%d.%m %H:%M} UTC."
-            td = f"Rule 5c: {name} changed the {what} from {old} to {new}, verified {now:%d.%m %H:%M:%S} UTC."
         to_channel, to_address = services.notice_address(game, opponent)
+        values = {
+            "name": name,
+            "old": old,
+            "new": new,
+            "at": f"{now:%d.%m %H:%M}",
+            "at_seconds": f"{now:%d.%m %H:%M:%S}",
+        }
+        with translation.override(services.message_language(to_channel)):
+            told = _change_sentence(CHANGE_TOLD, channel, new) % values
+        with translation.override(services.message_language(Channel.WEB)):
+            td = _change_sentence(CHANGE_TD, channel, new) % values
         rows.append(
             services.notice_send(
                 game=game, player=game.player_of(opponent), channel=to_channel, address=to_address,

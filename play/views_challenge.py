@@ -27,7 +27,7 @@ def challenge_list(request):
                 control=data["control"], norm=data["norm"], note=data["note"],
             )  # fmt: skip
         except challenges.ChallengeError as error:
-            form.add_error(None, _(str(error)))
+            form.add_error(None, str(error))
         else:
             messages.success(request, _("Your challenge is sent; the game starts when your opponent accepts it."))
             return redirect("play:challenges")
@@ -44,7 +44,7 @@ def challenge_answer(request, pk: int):
     try:
         challenge = challenges.challenge_answer(user=request.user, challenge=challenge, accept=accept)
     except challenges.ChallengeError as error:
-        messages.error(request, _(str(error)))
+        messages.error(request, str(error))
         return redirect("play:challenges")
     if challenge.game is not None:
         messages.success(request, _("Challenge accepted: the game has started."))
@@ -60,7 +60,7 @@ def challenge_withdraw(request, pk: int):
     try:
         challenges.challenge_withdraw(user=request.user, challenge=challenge)
     except challenges.ChallengeError as error:
-        messages.error(request, _(str(error)))
+        messages.error(request, str(error))
     else:
         messages.info(request, _("Challenge withdrawn."))
     return redirect("play:challenges")

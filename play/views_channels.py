@@ -130,7 +130,7 @@ def sms_request(request, pk: int):
         try:
             row = linking.sms_code_request(user=request.user, player=player, number=form.cleaned_data["number"])
         except linking.LinkError as error:
-            form.add_error("number", _(str(error)))
+            form.add_error("number", str(error))
         else:
             messages.success(
                 request, _("A code was sent by SMS to %(number)s. Type it below.") % {"number": row.address}
@@ -148,7 +148,7 @@ def sms_confirm(request, pk: int):
         try:
             address = linking.sms_code_confirm(user=request.user, player=player, code=form.cleaned_data["code"])
         except linking.LinkError as error:
-            form.add_error("code", _(str(error)))
+            form.add_error("code", str(error))
         else:
             messages.success(
                 request,
@@ -166,7 +166,7 @@ def telegram_code(request, pk: int):
     try:
         made = linking.telegram_code_create(user=request.user, player=player)
     except linking.LinkError as error:
-        return _page(request, bound={(pk, "telegram"): _(str(error))}, status=400)
+        return _page(request, bound={(pk, "telegram"): str(error)}, status=400)
     kept = request.session.get(SESSION_TELEGRAM) or {}
     kept[str(pk)] = {"id": made.row.pk, "code": made.code}
     request.session[SESSION_TELEGRAM] = kept
@@ -182,10 +182,14 @@ def address_remove(request, pk: int, channel: str):
     try:
         linking.address_remove(user=request.user, player=player, channel=channel)
     except linking.LinkError as error:
-        messages.error(request, _(str(error)))
+        messages.error(request, str(error))
     else:
-        what = _("SMS number") if channel == Channel.SMS else _("Telegram chat")
-        messages.info(request, _("The %(what)s of %(player)s is removed.") % {"what": what, "player": player.full_name})
+        removed = (
+            _("The SMS number of %(player)s is removed.")
+            if channel == Channel.SMS
+            else _("The Telegram chat of %(player)s is removed.")
+        )
+        messages.info(request, removed % {"player": player.full_name})
     return _back(player)
 
 

@@ -96,7 +96,7 @@ def level_revise(*, level: ComputerLevel, **changes) -> ComputerLevel:
             current.save()
             return current
         if not current.active:
-            raise ComputerError("A retired level keeps its settings: revise the level that replaced it.")
+            raise ComputerError(_("A retired level keeps its settings: revise the level that replaced it."))
         fields = {
             "number": current.number, "name": current.name, "think_seconds": current.think_seconds,
             **current.engine_settings(), **changes,
@@ -221,12 +221,19 @@ def _play_answer(player, level, number, side, channel, arrival) -> tuple[MobileG
     except services.PlayError as error:
         game, kind, answer = None, "computer refused", str(error)
     else:
-        you = _("White") if game.white_id == player.pk else _("Black")
         kind = "computer game"
-        answer = _(
-            "New game against computer level %(number)s (%(name)s): you play %(you)s, time control %(control)s. "
-            "Start your messages with #%(code)s."
-        ) % {"number": level.number, "name": level.name, "you": you, "control": game.control, "code": game.code}
+        # Whole sentences per colour: Russian declines it ("вы играете белыми").
+        answer = (
+            _(
+                "New game against computer level %(number)s (%(name)s): you play White, time control %(control)s. "
+                "Start your messages with #%(code)s."
+            )
+            if game.white_id == player.pk
+            else _(
+                "New game against computer level %(number)s (%(name)s): you play Black, time control %(control)s. "
+                "Start your messages with #%(code)s."
+            )
+        ) % {"number": level.number, "name": level.name, "control": game.control, "code": game.code}
     return game, kind, answer
 
 

@@ -51,12 +51,12 @@ def desk_challenge_claim(request):
         messages.error(request, _("No such claim in game #%(code)s.") % {"code": game.code})
         return back
     if record.status not in (ending.OPEN, ending.PROTESTED):
-        word = {ending.CONCEDED: _("conceded"), ending.UPHELD: _("upheld"), ending.DISMISSED: _("dismissed")}
-        messages.error(
-            request,
-            _("The claim was already %(status)s; nothing changed.")
-            % {"status": word.get(record.status, record.status)},
-        )
+        already = {
+            ending.CONCEDED: _("The claim was already conceded; nothing changed."),
+            ending.UPHELD: _("The claim was already upheld; nothing changed."),
+            ending.DISMISSED: _("The claim was already dismissed; nothing changed."),
+        }
+        messages.error(request, already[record.status])
         return back
     upheld = data["decision"] == "upheld"
     try:

@@ -16,8 +16,9 @@ import chess
 from play.rules import clock
 from play.rules.clock import BLACK, WHITE
 from play.rules.notation import write_moves, write_position
+from play.rules.texts import gettext_noop
 
-HELP_TEXT = (
+HELP_TEXT = gettext_noop(
     "Send your move with your opponent's latest move before it, e.g. '12. Nf3 Nc6' or '12... Nc6 13. Bb5'; "
     "add 'draw?' to offer a draw. Commands: RESIGN, DRAW, DRAW CLAIM, PROTEST text, DELAY minutes, "
     "FAILURE text, DISPUTE text, APPEAL text, STATUS, RECORD, HELP, IF line. "

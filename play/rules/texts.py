@@ -8,8 +8,12 @@ the sending time, the time used and both clocks. Times are UTC, HH:MM:SS.
 
 Every sentence is an English msgid with named placeholders, passed through `_`, the caller's
 translation (play.services gives gettext in the federation's message language; the default
-leaves the English as it is). The machine's own words inside the data (a termination, a colour,
-a claim's status, a referral's reason) are translated by the same msgids the game pages use.
+leaves the English as it is). The machine's own words inside the data (a termination, a claim's
+status, a referral's reason) are translated by the same msgids the game pages use. A sentence
+about a colour or a claim's outcome is written whole for each case ("White to move.", "Black to
+move."), never with the word inserted: Russian declines the word ("Ход белых", "против чёрных").
+A msgid this module does not give to `_` literally is marked with `gettext_noop`, so that `make
+messages` extracts it (tests/federation/test_translations.py).
 """
 
 from __future__ import annotations
@@ -24,19 +28,65 @@ def _same(text: str) -> str:
     return text
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a msgid for the extraction (the name xgettext looks for, as Django's, which this pure
+    module does not import); the text is translated when a message is written."""
+    return text
+
+
 # The machine's words that the data carries, as the msgids the pages already translate.
-TERMINATIONS = ("checkmate", "resignation", "time", "draw agreed", "stalemate", "insufficient material",
-                "repetition", "fifty moves", "seventy-five moves", "pending claim", "in progress")  # fmt: skip
+TERMINATIONS = (
+    gettext_noop("checkmate"), gettext_noop("resignation"), gettext_noop("time"), gettext_noop("draw agreed"),
+    gettext_noop("stalemate"), gettext_noop("insufficient material"), gettext_noop("repetition"),
+    gettext_noop("fifty moves"), gettext_noop("seventy-five moves"), gettext_noop("pending claim"),
+    gettext_noop("in progress"),
+)  # fmt: skip
 REASONS = {
-    "turn": "it is not your turn",
-    "illegible": "the message cannot be read",
-    "number": "wrong move number",
-    "repetition": "missing or wrong repetition of your opponent's move",
-    "illegal": "illegal move",
-    "ambiguous": "ambiguous move",
+    "turn": gettext_noop("it is not your turn"),
+    "illegible": gettext_noop("the message cannot be read"),
+    "number": gettext_noop("wrong move number"),
+    "repetition": gettext_noop("missing or wrong repetition of your opponent's move"),
+    "illegal": gettext_noop("illegal move"),
+    "ambiguous": gettext_noop("ambiguous move"),
 }
-CLAIM_STATUS = ("open", "protested", "conceded", "upheld", "dismissed")
-COLOURS = {"white": "White", "black": "Black"}
+CLAIM_STATUS = (
+    gettext_noop("open"), gettext_noop("protested"), gettext_noop("conceded"), gettext_noop("upheld"),
+    gettext_noop("dismissed"),
+)  # fmt: skip
+# How the claim was made (clock.EXCEEDED_BY_MOVE, clock.EXCEEDED_NO_REPLY).
+CLAIM_KINDS = (gettext_noop("move"), gettext_noop("no reply"))
+# The sentences about one colour, whole for each.
+CLOCK_FACES = {
+    "white": gettext_noop("White used %(used)s, %(left)s left"),
+    "black": gettext_noop("Black used %(used)s, %(left)s left"),
+}
+ON_MOVE = {"white": gettext_noop("White to move."), "black": gettext_noop("Black to move.")}
+DRAW_OFFERS = {"white": gettext_noop("White offers a draw."), "black": gettext_noop("Black offers a draw.")}
+CLAIMS = {
+    "white": gettext_noop(
+        "Time claim against white at ply %(ply)s (%(kind)s), filed %(filed)s: total %(total)s over "
+        "%(allowance)s. Status %(status)s; protest until %(until)s."
+    ),
+    "black": gettext_noop(
+        "Time claim against black at ply %(ply)s (%(kind)s), filed %(filed)s: total %(total)s over "
+        "%(allowance)s. Status %(status)s; protest until %(until)s."
+    ),
+}
+# A claim decided or conceded (play.rules.game's kinds "claim conceded", "claim upheld", ...).
+CLAIM_OUTCOMES = {
+    "conceded": gettext_noop("Claim conceded."),
+    "upheld": gettext_noop("Claim upheld."),
+    "dismissed": gettext_noop("Claim dismissed."),
+}
+REPORTS_RECEIVED = {
+    "delay received": gettext_noop("Your DELAY report reached the TD."),
+    "failure received": gettext_noop("Your FAILURE report reached the TD."),
+    "dispute received": gettext_noop("Your DISPUTE report reached the TD."),
+}
+RULINGS = {
+    True: gettext_noop("Appeal ruled: the TD decision (%(what)s) is reversed. Reasons: %(why)s. This ruling is final."),
+    False: gettext_noop("Appeal ruled: the TD decision (%(what)s) is upheld. Reasons: %(why)s. This ruling is final."),
+}
 
 
 def duration(secs: int) -> str:
@@ -57,20 +107,13 @@ def _word(word: str, known, _: Translate) -> str:
     return _(word) if word in known else word
 
 
-def _colour(color: str, _: Translate) -> str:
-    return _(COLOURS[color]) if color in COLOURS else color.capitalize()
-
-
 def _clocks(data: dict, _: Translate) -> str:
     faces = data.get("clocks") or {}
     parts = []
     for color in ("white", "black"):
         face = faces.get(color)
         if face:
-            parts.append(
-                _("%(colour)s used %(used)s, %(left)s left")
-                % {"colour": _colour(color, _), "used": duration(face["used"]), "left": duration(face["left"])}
-            )
+            parts.append(_(CLOCK_FACES[color]) % {"used": duration(face["used"]), "left": duration(face["left"])})
     return "; ".join(parts)
 
 
@@ -80,13 +123,9 @@ def _result(data: dict, _: Translate) -> str:
 
 
 def _claim(data: dict, _: Translate) -> str:
-    return _(
-        "Time claim against %(against)s at ply %(ply)s (%(kind)s), filed %(filed)s: total %(total)s over "
-        "%(allowance)s. Status %(status)s; protest until %(until)s."
-    ) % {
-        "against": _colour(data["against"], _).lower(),
+    return _(CLAIMS[data["against"]]) % {
         "ply": data["ply"],
-        "kind": data["kind"],
+        "kind": _word(data["kind"], CLAIM_KINDS, _),
         "filed": clock_time(data["filed"]),
         "total": duration(data["total"]),
         "allowance": duration(data["allowance"]),
@@ -98,11 +137,11 @@ def _claim(data: dict, _: Translate) -> str:
 def _state(data: dict, _: Translate) -> str:
     parts = [_("Position: %(position)s.") % {"position": data.get("position") or _("initial")}]
     if data.get("on_move"):
-        parts.append(_("%(colour)s to move.") % {"colour": _colour(data["on_move"], _)})
+        parts.append(_(ON_MOVE[data["on_move"]]))
     else:
         parts.append(_result(data, _))
     if data.get("draw_offer"):
-        parts.append(_("%(colour)s offers a draw.") % {"colour": _colour(data["draw_offer"], _)})
+        parts.append(_(DRAW_OFFERS[data["draw_offer"]]))
     if data.get("clocks"):
         parts.append(_clocks(data, _) + ".")
     return " ".join(parts)
@@ -149,8 +188,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
     if kind == "result" or kind.startswith("claim "):
         text = _result(data, _)
         if "against" in data:
-            outcome = _word(kind.removeprefix("claim "), CLAIM_STATUS, _)
-            text = _("Claim %(outcome)s.") % {"outcome": outcome} + " " + _claim(data, _) + " " + text
+            text = _(CLAIM_OUTCOMES[kind.removeprefix("claim ")]) + " " + _claim(data, _) + " " + text
         return text
     if kind == "claim":
         return _claim(data, _) + (" " + _("Details with the TD.") if "moves" in data else "")
@@ -190,7 +228,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
     if kind == "appeal received":
         return _("Your APPEAL reached the Appeals Commission chairman.")
     if kind in ("delay received", "failure received", "dispute received"):
-        return _("Your %(report)s report reached the TD.") % {"report": kind.removesuffix(" received").upper()}
+        return _(REPORTS_RECEIVED[kind])
     if kind == "decision":
         text = _("TD decision: %(what)s. Why: %(why)s.") % {"what": data["what"], "why": data["why"]}
         if data.get("appeal_until"):
@@ -205,12 +243,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
         }
     if kind == "appeal ruling":
         # Whole sentences, not a verdict word: "upheld" is also a claim's status, of another gender in Russian.
-        ruling = (
-            "Appeal ruled: the TD decision (%(what)s) is reversed. Reasons: %(why)s. This ruling is final."
-            if data["reversed"]
-            else "Appeal ruled: the TD decision (%(what)s) is upheld. Reasons: %(why)s. This ruling is final."
-        )
-        return _(ruling) % {"what": data["what"], "why": data["why"]}
+        return _(RULINGS[bool(data["reversed"])]) % {"what": data["what"], "why": data["why"]}
     if kind == "rate limited":
         return _(
             "Too many messages: at most %(limit)s a minute. This one was not read; send it again in %(seconds)s s."

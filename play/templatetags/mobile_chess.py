@@ -51,6 +51,9 @@ REPLIES = {
     "failure received": _("Failure reported"),
 }
 
+# Who a transmission of the continuous record is from or to (Transmission.party).
+PARTIES = {"white": _("White"), "black": _("Black"), "td": _("TD")}
+
 CLAIM_STATUS = {"open": _("open"), "protested": _("protested"), "conceded": _("conceded"), "upheld": _("upheld"),
                 "dismissed": _("dismissed")}  # fmt: skip
 
@@ -90,8 +93,5 @@ def claim_status(status) -> str:
 
 
 @register.filter
-def side(color) -> str:
-    """The colour ("white", "black") in the reader's language."""
-    from play.models import Color
-
-    return Color(color).label if color in Color.values else color
+def party(who) -> str:
+    return PARTIES.get(who, who)

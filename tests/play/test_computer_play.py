@@ -158,7 +158,7 @@ def test_it_answers_play_computer_in_the_federations_message_language(db, settin
     assert refused.replies[0].text == "Компьютерного уровня 9 нет; есть уровни 1, 2, 3, 4, 5, 6, 7, 8."
     made = say(person, "play computer 3 white")
     assert made.replies[0].text == (
-        f"#{made.game.code} Новая партия с компьютером, уровень 3 (Casual): вы играете за сторону «Белые», "
+        f"#{made.game.code} Новая партия с компьютером, уровень 3 (Casual): вы играете белыми, "
         f"контроль времени {made.game.control}. Начинайте сообщения с #{made.game.code}."
     )
 

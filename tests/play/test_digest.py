@@ -213,3 +213,17 @@ def test_it_cannot_be_chosen_by_the_anonymous(client, db):
     response = client.post(reverse("play:channels_digest"), {"enabled": "on"})
     assert response.status_code == 302 and "/login/" in response["Location"]
     assert not DigestSubscription.objects.exists()
+
+
+def test_it_mails_in_the_federations_message_language(cast, games, mailoutbox, settings):
+    settings.PLAY_MESSAGE_LANGUAGE = "ru"
+    digest.digest_send(now=NOW)
+    mail = mailoutbox[0]
+    first, second, won = games["first"], games["second"], games["won"]
+    assert mail.subject == "Federation: ваш ход в 2 партиях"
+    lines = mail.body.splitlines()
+    assert lines[0] == "Ваши мобильные партии на сайте Federation, 24.11.2026 07:00 UTC."
+    assert f"- #{first.code} (белыми) против Ivanov, Boris, ход 1: 1:01:00 до следующего контроля." in lines
+    assert f"- #{second.code} (чёрными) против Sidorov, Case, ход 1: 2:01:00 до следующего контроля." in lines
+    assert f"- #{won.code} (белыми) против Ivanov, Boris: 1-0 (сдача)." in lines
+    assert '<html lang="ru">' in mail.alternatives[0][0]

@@ -28,31 +28,16 @@ MOVE = {
 
 
 def msgids() -> set[str]:
-    """The literal msgids of texts.py: the strings given to `_(...)` (or named before it) and the
-    machine's words it translates."""
-    tree = ast.parse(Path(texts.__file__).read_text())
+    """The literal msgids of texts.py and of the Telegram link answers (linking.py): the strings
+    given to `_(...)` or marked with `gettext_noop`, the machine's words among them."""
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_" and node.args:
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.add(arg.value)
-    linking = ast.parse(Path(linking_module.__file__).read_text())
-    for node in ast.walk(linking):  # the Telegram link answers: _words("...", ...)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_words":
-            found.add(node.args[0].value)
-    rulings = [
-        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and str(n.value).startswith("Appeal ruled")
-    ]
-    return (
-        found
-        | set(rulings)
-        | {HELP_TEXT, HOW_TO_MOVE}
-        | set(texts.TERMINATIONS)
-        | set(texts.REASONS.values())
-        | set(texts.CLAIM_STATUS)
-        | set(texts.COLOURS.values())
-    )
+    for module in (texts, linking_module):
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "gettext_noop"):
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return found | {HELP_TEXT, HOW_TO_MOVE}
 
 
 def test_it_has_a_russian_sentence_for_every_english_one():
@@ -123,3 +108,37 @@ def test_it_answers_help_in_russian():
         text = texts.render("help", {"text": HELP_TEXT}, translation.gettext)
     assert text.startswith("Присылайте ход вместе с последним ходом соперника")
     assert "RESIGN" in text and "#КОДА" in text
+
+
+CLAIM = {
+    "against": "white", "ply": 24, "kind": "move", "filed": "2026-11-24T10:00:05Z", "total": 4000, "allowance": 3600,
+    "status": "open", "protest_until": "2026-11-25T10:00:05Z",
+}  # fmt: skip
+
+
+def test_it_writes_each_colour_in_its_russian_case():
+    """Whole sentences per colour: "против белых", "Ход чёрных", never a nominative "Белые" put inside."""
+    state = {"position": "1. e4", "on_move": "black", "draw_offer": "white"}
+    with translation.override("ru"):
+        claim = texts.render("claim", CLAIM, translation.gettext)
+        black_claim = texts.render("claim", {**CLAIM, "against": "black"}, translation.gettext)
+        status = texts.render("status", state, translation.gettext)
+    assert claim == (
+        "Претензия по времени против белых на полуходе 24 (ход), подана 24.11 10:00:05: всего 1:06:40 при норме "
+        "1:00:00. Сейчас она открыта; протест до 25.11 10:00:05."
+    )
+    assert black_claim.startswith("Претензия по времени против чёрных на полуходе 24")
+    assert status == "Позиция: 1. e4. Ход чёрных. Белые предлагают ничью."
+    assert texts.render("claim", CLAIM).startswith("Time claim against white at ply 24 (move), filed 24.11 10:00:05")
+    assert texts.render("status", state) == "Position: 1. e4. Black to move. White offers a draw."
+
+
+def test_it_writes_a_claims_outcome_and_a_report_as_whole_russian_sentences():
+    decided = {**CLAIM, "status": "upheld", "result": "0-1", "termination": "time"}
+    with translation.override("ru"):
+        upheld = texts.render("claim upheld", decided, translation.gettext)
+        delay = texts.render("delay received", {}, translation.gettext)
+    assert upheld.startswith("Претензия удовлетворена. Претензия по времени против белых")
+    assert upheld.endswith("Результат 0-1 (по времени).")
+    assert delay == "Ваше сообщение о задержке (DELAY) получено судьёй."
+    assert texts.render("claim upheld", decided).startswith("Claim upheld. Time claim against white at ply 24")
