@@ -356,9 +356,7 @@ def claim_rule(
     if not text:
         raise DeskError("a decision says why")
     if not may_rule_claims(by, event, game):
-        raise DeskError(
-            refusal(by, event, [game]) or "only the event's TD decides (the chairman for the TD's own games)"
-        )
+        refuse(by, event, [game], "only the event's TD decides (the chairman for the TD's own games)")
     with transaction.atomic():
         services.claim_decide(
             game=game, against=against, ply=ply, upheld=upheld, by=by, at=at, no_further=no_further and not upheld,
