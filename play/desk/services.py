@@ -115,20 +115,26 @@ def may_rule_appeals(
     return event_selectors.oversees_all(user) and appeal_conflict(event.appeals_chair_id, decision, message) is not None
 
 
-def refusal(user, event: MobileEvent, games: list[MobileGame | None], *, decision=None, message=None) -> str:
-    """Why a user in conflict may not act, and who acts instead (for the DeskError); empty when
-    he is refused for another reason (not his event, not his role)."""
+def refusal(
+    user, event: MobileEvent, games: list[MobileGame | None], *, decision=None, message=None, claims: bool = False
+) -> str:
+    """Why a user may not act on his own case, and who acts instead; empty when he is refused for
+    another reason: it would not be his to act on anyway (not his event, not his role, or an
+    earlier one in line is free to act). `claims`: staff rule on any game's time claim."""
     staff = event_selectors.oversees_all(user)
     if message is not None:
-        if not (staff or user.pk == event.appeals_chair_id):
-            return ""  # not his to rule on, own case or not
+        chair_out = appeal_conflict(event.appeals_chair_id, decision, message)
+        if not (user.pk == event.appeals_chair_id or (staff and chair_out)):
+            return ""
         reason = appeal_conflict(user.pk, decision, message)
-        chair_out = event.appeals_chair_id == user.pk or appeal_conflict(event.appeals_chair_id, decision, message)
         return conflict.passed_on(reason, conflict.STAFF if chair_out else conflict.CHAIR)
-    if not (staff or user.pk in (event.td_id, event.appeals_chair_id)):
-        return ""
-    reason = conflict.conflict(user.pk, games)
     roles = {next_in_line(event, game) for game in games}
+    entitled = (
+        user.pk == event.td_id
+        or (staff and (claims or conflict.STAFF in roles))
+        or (user.pk == event.appeals_chair_id and bool(roles & {conflict.CHAIR, conflict.STAFF}))
+    )
+    reason = conflict.conflict(user.pk, games) if entitled else None
     to = conflict.STAFF if conflict.STAFF in roles else (conflict.CHAIR if conflict.CHAIR in roles else conflict.TD)
     return conflict.passed_on(reason, to)
 
@@ -356,7 +362,7 @@ def claim_rule(
     if not text:
         raise DeskError("a decision says why")
     if not may_rule_claims(by, event, game):
-        refuse(by, event, [game], "only the event's TD decides (the chairman for the TD's own games)")
+        refuse(by, event, [game], "only the event's TD decides (the chairman for the TD's own games)", claims=True)
     with transaction.atomic():
         services.claim_decide(
             game=game, against=against, ply=ply, upheld=upheld, by=by, at=at, no_further=no_further and not upheld,

@@ -83,7 +83,7 @@ def desk_file(request, event_id: int, code: str):
         event=event,
         decides=services.may_decide(request.user, event, game),
         claims_decides=services.may_rule_claims(request.user, event, game),
-        passed=services.refusal(request.user, event, [game]),
+        passed=services.refusal(request.user, event, [game], claims=True),
         form=DecisionForm(
             players=[game.white, game.black],
             initial={"game": game.code, "answers": request.GET.get("answers", "").strip() or None},
