@@ -124,3 +124,14 @@ def test_it_passes_a_game_of_the_td_and_the_chairman_to_staff(client, cast, even
             desk.decision_make(event=event, kind="score", game=protested, result="1-0", text="x", by=cast[who])
     decision = desk.decision_make(event=event, kind="score", game=protested, result="1-0", text="x", by=cast["staff"])
     assert decision.by == cast["staff"]
+
+
+def test_it_says_in_russian_who_rules_instead(client, cast, challenge):
+    client.force_login(cast["other_td"])
+    response = client.post(
+        reverse("play:desk_challenge_claim"),
+        {"game": challenge.code, **CLAIM, "reason": "mine"},
+        HTTP_ACCEPT_LANGUAGE="ru",
+    )
+    assert response.status_code == 403
+    assert "Вы играете в этой партии: решение по ней принимает другой сотрудник федерации." in response.content.decode()
