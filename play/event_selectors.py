@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from federation.roles import is_federation_admin
 from play import crosstable, state
+from play.desk import conflict
 from play.models import ChannelOutage, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 
@@ -179,9 +180,11 @@ def directs_any(user) -> bool:
 
 def may_rule(user, game: MobileGame) -> bool:
     """Whether the user may decide on this game's claims: its event's TD, the duty TD for a
-    challenge game, or staff."""
+    challenge game, or staff; none of them in a game he plays in."""
     if not user.is_authenticated or not user.is_active:
         return False
+    if conflict.conflict(user.pk, [game]):
+        return False  # nobody rules in his own case: another member of staff does
     if oversees_all(user):
         return True
     if game.event_id is None:
@@ -256,7 +259,10 @@ def td_desk(user, now: datetime.datetime | None = None) -> dict:
     """What the challenge games' desk shows: the undecided claims (open or protested) and the
     notices of the challenge games, each with its game, from the machine's values."""
     claims, notices = [], []
+    own = conflict.owned([user.pk]).get(user.pk, set())
     for game in td_games(user, now):
+        # His own game is another staff member's to decide: the desk says so instead of the form.
+        passed = conflict.passed_on(conflict.conflict(user.pk, [game], own=own), conflict.STAFF)
         value = state.load(game)
         for record in value.claims:
             if record.status not in (ending.OPEN, ending.PROTESTED):
@@ -271,6 +277,7 @@ def td_desk(user, now: datetime.datetime | None = None) -> dict:
                     "move": _move_label(claim.ply),
                     "outcome": record.outcome,
                     "protest_until": value.clock.protest_deadline(claim),
+                    "passed": passed,
                 }
             )
         for notice in value.notices:

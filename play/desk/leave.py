@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from federation import audit
 from play import services
-from play.desk.services import DeskError, _mail_players, may_decide
+from play.desk.services import DeskError, _mail_players, checked, player_games
 from play.models import Leave, MobileEvent, MobileGame
 from play.rules import clock
 from play.rules.outbound import iso
@@ -72,8 +72,11 @@ def leave_decide(*, leave: Leave, grant: bool, by, reason: str = "", at: datetim
     first day has begun can no longer be granted (the pause would reach into the past)."""
     at = clock.whole_second(at or timezone.now())
     event = leave.event
-    if not may_decide(by, event):
-        raise DeskError("only the event's TD grants leave")
+    # Decided as any decision on the player's games: his own leave is not the TD's to grant.
+    try:
+        checked(event, by, player_games(event, leave.player), None)
+    except DeskError as error:
+        raise DeskError("only the event's TD grants leave") from error
     if leave.status != Leave.Status.REQUESTED:
         raise DeskError(f"that leave was already {leave.status}")
     begin, end = period(leave)

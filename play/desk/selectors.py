@@ -16,7 +16,9 @@ from django.utils import timezone
 
 from federation.roles import is_federation_admin
 from play import crosstable, state
+from play.desk import conflict
 from play.desk import services as desk
+from play.desk.conflict import appealed
 from play.models import Decision, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 
@@ -52,9 +54,12 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
     """What waits on the desk, oldest first: undecided time claims (an open one with its protest
     deadline), DISPUTE, DELAY and FAILURE notices and protests without a claim not yet handled,
     appeals waiting for the chairman, and open enquiries (answered, waiting or overdue). Each item
-    says who acts on it (`actor`: the TD, or the chairman for the TD's own games and for appeals)
-    and whether the user may (`mine`)."""
-    own = desk.td_player_ids(event)
+    says who acts on it (`actor`: the TD, or the chairman for the TD's own games and for appeals;
+    None, another member of staff, for the chairman's own case), whether the user may (`mine`),
+    and, when he may not because it is his own case, why and who rules instead (`passed`)."""
+    owners = conflict.owned([event.td_id, event.appeals_chair_id, user.pk])
+    own = owners.get(event.td_id, set())
+    case = _Case(event, user, owners)
     items = []
     claim_games = (
         event.games.filter(status=MobileGame.Status.OPEN, transmissions__party="td", transmissions__kind="claim")
@@ -75,13 +80,13 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
                 ),
                 "",
             )
-            actor = desk.decider_of(event, game, own)
+            actor = desk.decider_of(event, game, owners)
             items.append({
                 "kind": "claim", "at": claim.filed, "game": game, "claim": claim, "status": record.status,
                 "outcome": record.outcome, "player": game.player_of(claim.against), "text": protest,
                 "deadline": value.clock.protest_deadline(claim) if record.status == ending.OPEN else None,
                 "protest_until": value.clock.protest_deadline(claim),
-                "move": _label(claim.ply), "actor": actor, "mine": actor == user.pk,
+                "move": _label(claim.ply), "actor": actor, **case.of([game], actor),
             })  # fmt: skip
     decisions = list(event.decisions.select_related("game", "player").order_by("at", "pk"))
     notices = (
@@ -102,15 +107,75 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
             "deadline": None,
         }  # fmt: skip
         if row.kind == "appeal":
-            item["decision"] = appealed(row, decisions)
-            item["actor"] = event.appeals_chair_id
+            item["decision"] = decision = appealed(row, decisions)
+            item.update(case.of_appeal(decision, row))
         else:
-            item["actor"] = desk.decider_of(event, game, own)
-        item["mine"] = item["actor"] == user.pk
+            item["actor"] = actor = desk.decider_of(event, game, owners)
+            item.update(case.of([game], actor))
         items.append(item)
     items.extend(_enquiries(event, user, now or timezone.now()))
     items.sort(key=lambda item: item["at"])
     return {"items": items, "decisions": list(reversed(decisions)), "own": own}
+
+
+class _Case:
+    """Who acts on a queue item and whether it is the user, in no query beyond the event's games
+    (read once): nobody rules in his own case (play.desk.conflict)."""
+
+    def __init__(self, event: MobileEvent, user, owners: dict[int, set[int]]):
+        self.event, self.user, self.owners = event, user, owners
+        self._staff: bool | None = None
+        self._games: dict[int, MobileGame] | None = None
+
+    @property
+    def staff(self) -> bool:
+        if self._staff is None:
+            self._staff = oversees(self.user)
+        return self._staff
+
+    @property
+    def games(self) -> dict[int, MobileGame]:
+        """The event's games by id, read at the first appeal (an appeal's case spans its decision's games)."""
+        if self._games is None:
+            self._games = {g.pk: g for g in self.event.games.only("pk", "code", "white_id", "black_id", "event_id")}
+        return self._games
+
+    def _reason(self, user_id, games, decision=None, message=None) -> str | None:
+        return conflict.conflict(
+            user_id, games, decision=decision, message=message, own=self.owners.get(user_id, set())
+        )
+
+    def of(self, games: list[MobileGame], actor: int | None, to: str | None = None) -> dict:
+        ruler = self.user.pk in (self.event.td_id, self.event.appeals_chair_id) or self.staff
+        reason = ruler and self._reason(self.user.pk, games)
+        if reason:
+            to = to or (
+                conflict.STAFF
+                if actor is None
+                else conflict.CHAIR
+                if actor == self.event.appeals_chair_id
+                else conflict.TD
+            )
+            return {"mine": False, "passed": conflict.passed_on(reason, to)}
+        return {"mine": actor == self.user.pk or (actor is None and self.staff), "passed": ""}
+
+    def of_appeal(self, decision: Decision | None, row: Transmission) -> dict:
+        ids = {row.game_id, decision.game_id if decision else None}
+        ids |= {e.get("game") for e in (decision.effects if decision else [])}
+        games = [self.games[pk] for pk in ids if pk in self.games]
+        chair = self.event.appeals_chair_id
+        actor = None if self._reason(chair, games, decision, row) else chair
+        ruler = self.user.pk == chair or self.staff
+        reason = ruler and self._reason(self.user.pk, games, decision, row)
+        if reason:
+            return {
+                "actor": actor,
+                "mine": False,
+                "passed": conflict.passed_on(
+                    reason, conflict.STAFF if actor is None or chair == self.user.pk else conflict.CHAIR
+                ),
+            }
+        return {"actor": actor, "mine": actor == self.user.pk or (actor is None and self.staff), "passed": ""}
 
 
 def _enquiries(event: MobileEvent, user, now: datetime.datetime) -> list[dict]:
@@ -134,19 +199,6 @@ def _enquiries(event: MobileEvent, user, now: datetime.datetime) -> list[dict]:
             "mine": event.td_id == user.pk,
         })  # fmt: skip
     return items
-
-
-def appealed(row: Transmission, decisions: list[Decision]) -> Decision | None:
-    """The decision an APPEAL message appeals: the latest one on its game (or on the appellant
-    in all his games) whose window the message arrived in; None when there is none."""
-    player_id = row.game.white_id if row.data.get("from") == "white" else row.game.black_id
-    fitting = [
-        d
-        for d in decisions
-        if (d.game_id == row.game_id or (d.game_id is None and d.player_id == player_id))
-        and d.at <= row.at <= d.appealable_until
-    ]
-    return max(fitting, key=lambda d: (d.at, d.pk), default=None)
 
 
 def appeal_messages(decision: Decision) -> list[Transmission]:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from federation import audit
 from play import event_selectors, services, state
+from play.desk import conflict
 from play.models import Appeal, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules.outbound import iso
@@ -42,35 +43,100 @@ class DeskError(services.PlayError):
 
 def td_player_ids(event: MobileEvent) -> set[int]:
     """The players the event's TD plays as (a confirmed link): his own games go to the chairman."""
-    return set(
-        PlayerLink.objects.filter(user_id=event.td_id, status=PlayerLink.Status.CONFIRMED).values_list(
-            "player_id", flat=True
-        )
-    )
+    return conflict.owned([event.td_id]).get(event.td_id, set())
 
 
-def decider_of(event: MobileEvent, game: MobileGame | None, own: set[int] | None = None) -> int | None:
-    """The user id who decides on the game: the TD, or the chairman for a game the TD plays in."""
-    own = td_player_ids(event) if own is None else own
-    if game is not None and {game.white_id, game.black_id} & own:
-        return event.appeals_chair_id
-    return event.td_id
+def deciders(event: MobileEvent) -> dict[int, set[int]]:
+    """The players the TD and the chairman play as, for decider_of over many games."""
+    return conflict.owned([event.td_id, event.appeals_chair_id])
 
 
-def may_decide(user, event: MobileEvent, game: MobileGame | None = None, own: set[int] | None = None) -> bool:
+def decider_of(event: MobileEvent, game: MobileGame | None, owners: dict[int, set[int]] | None = None) -> int | None:
+    """The user id who decides on the game: the TD; the chairman for a game the TD plays in;
+    None, another member of staff, when the chairman plays in it too (nobody rules in his own
+    case)."""
+    owners = deciders(event) if owners is None else owners
+    for user_id in (event.td_id, event.appeals_chair_id):
+        if user_id and not conflict.conflict(user_id, [game], own=owners.get(user_id, set())):
+            return user_id
+    return None
+
+
+def next_in_line(event: MobileEvent, game: MobileGame | None, owners: dict[int, set[int]] | None = None) -> str:
+    """Who decides on the game, as a role (conflict.TD, CHAIR or STAFF)."""
+    decider = decider_of(event, game, owners)
+    if decider is None:
+        return conflict.STAFF
+    return conflict.TD if decider == event.td_id else conflict.CHAIR
+
+
+def _staff_without_conflict(user, games: list[MobileGame | None], **case) -> bool:
+    return event_selectors.oversees_all(user) and not conflict.conflict(user.pk, games, **case)
+
+
+def may_decide(
+    user, event: MobileEvent, game: MobileGame | None = None, owners: dict[int, set[int]] | None = None
+) -> bool:
     if not (user.is_authenticated and user.is_active):
         return False
-    return decider_of(event, game, own) == user.pk
+    decider = decider_of(event, game, owners)
+    if decider is None:
+        return _staff_without_conflict(user, [game])
+    return decider == user.pk
 
 
 def may_rule_claims(user, event: MobileEvent, game: MobileGame) -> bool:
     """Who rules on a time claim: who decides on the game, and federation staff, who could rule
-    on any game's claims from the TD's list before the desk (acting as duty TD)."""
-    return may_decide(user, event, game) or event_selectors.oversees_all(user)
+    on any game's claims from the TD's list before the desk (acting as duty TD), unless he
+    plays in it."""
+    return may_decide(user, event, game) or _staff_without_conflict(user, [game])
 
 
-def may_rule_appeals(user, event: MobileEvent) -> bool:
-    return bool(user.is_authenticated and user.is_active and event.appeals_chair_id == user.pk)
+def appeal_conflict(user_id: int | None, decision: Decision | None, message: Transmission | None) -> str | None:
+    """Why the user may not rule on the appeal: he plays in its game, filed it, or made the
+    decision appealed."""
+    return conflict.conflict(user_id, conflict.case_games(decision, message), decision=decision, message=message)
+
+
+def may_rule_appeals(
+    user, event: MobileEvent, decision: Decision | None = None, message: Transmission | None = None
+) -> bool:
+    """The chairman rules on appeals; on his own case (he plays in the game, filed the appeal or
+    made the decision appealed) another member of staff does. Without a case: whether the user
+    is the event's chairman."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if decision is None and message is None:
+        return event.appeals_chair_id == user.pk
+    if appeal_conflict(user.pk, decision, message):
+        return False
+    if event.appeals_chair_id == user.pk:
+        return True
+    return event_selectors.oversees_all(user) and appeal_conflict(event.appeals_chair_id, decision, message) is not None
+
+
+def refusal(
+    user, event: MobileEvent, games: list[MobileGame | None], *, decision=None, message=None, claims: bool = False
+) -> str:
+    """Why a user may not act on his own case, and who acts instead; empty when he is refused for
+    another reason: it would not be his to act on anyway (not his event, not his role, or an
+    earlier one in line is free to act). `claims`: staff rule on any game's time claim."""
+    staff = event_selectors.oversees_all(user)
+    if message is not None:
+        chair_out = appeal_conflict(event.appeals_chair_id, decision, message)
+        if not (user.pk == event.appeals_chair_id or (staff and chair_out)):
+            return ""
+        reason = appeal_conflict(user.pk, decision, message)
+        return conflict.passed_on(reason, conflict.STAFF if chair_out else conflict.CHAIR)
+    roles = {next_in_line(event, game) for game in games}
+    entitled = (
+        user.pk == event.td_id
+        or (staff and (claims or conflict.STAFF in roles))
+        or (user.pk == event.appeals_chair_id and bool(roles & {conflict.CHAIR, conflict.STAFF}))
+    )
+    reason = conflict.conflict(user.pk, games) if entitled else None
+    to = conflict.STAFF if conflict.STAFF in roles else (conflict.CHAIR if conflict.CHAIR in roles else conflict.TD)
+    return conflict.passed_on(reason, to)
 
 
 # --- decisions -----------------------------------------------------------------------------------
@@ -176,13 +242,20 @@ def _audit(decision: Decision, by, action: str, summary: str, reason: str) -> No
     )
 
 
-def _checked(event: MobileEvent, by, games: list[MobileGame], game: MobileGame | None) -> None:
-    own = td_player_ids(event)
+def refuse(by, event: MobileEvent, games: list[MobileGame | None], otherwise: str, **case) -> None:
+    """Raise the refusal: a Conflict (403) when it is the user's own case, else a DeskError."""
+    why = refusal(by, event, games, **case)
+    if why:
+        raise conflict.Conflict(why)
+    raise DeskError(otherwise)
+
+
+def checked(event: MobileEvent, by, games: list[MobileGame], game: MobileGame | None) -> None:
+    """Refuse unless the user decides on every game of the decision (nobody in his own case)."""
+    owners = deciders(event)
     for each in games or [game]:
-        if not may_decide(by, event, each, own):
-            if each is not None and decider_of(event, each, own) == event.appeals_chair_id and by.pk == event.td_id:
-                raise DeskError(f"you play in #{each.code}: the Appeals Commission chairman decides on it")
-            raise DeskError("only the event's TD decides (the chairman for the TD's own games)")
+        if not may_decide(by, event, each, owners):
+            refuse(by, event, [each], "only the event's TD decides (the chairman for the TD's own games)")
 
 
 def decision_make(
@@ -229,7 +302,7 @@ def decision_make(
         games = _games_of(event, player, open_only=True)
     elif kind == Decision.Kind.OTHER and game is None and player is not None:
         games = _games_of(event, player, open_only=False)
-    _checked(event, by, games, game)
+    checked(event, by, games, game)
     norm = game.norm if game is not None else event.norm
     with transaction.atomic():
         decision = Decision.objects.create(
@@ -288,8 +361,8 @@ def claim_rule(
         raise DeskError(f"#{game.code} is not a game of {event.name}")
     if not text:
         raise DeskError("a decision says why")
-    if not event_selectors.oversees_all(by):
-        _checked(event, by, [], game)
+    if not may_rule_claims(by, event, game):
+        refuse(by, event, [game], "only the event's TD decides (the chairman for the TD's own games)", claims=True)
     with transaction.atomic():
         services.claim_decide(
             game=game, against=against, ply=ply, upheld=upheld, by=by, at=at, no_further=no_further and not upheld,
@@ -319,8 +392,11 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
     at = clock.whole_second(at or timezone.now())
     reasons = (reasons or "").strip()
     event = decision.event
-    if not may_rule_appeals(by, event):
-        raise DeskError("only the event's Appeals Commission chairman rules on appeals")
+    if not may_rule_appeals(by, event, decision, message):
+        refuse(
+            by, event, [], "only the event's Appeals Commission chairman rules on appeals", decision=decision,
+            message=message,
+        )  # fmt: skip
     if not reasons:
         raise DeskError("a ruling gives its reasons")
     if message.kind != "appeal" or message.party != "td" or message.game_id is None:
@@ -399,9 +475,12 @@ def mark_handled(*, message: Transmission, by, note: str = "", at: datetime.date
     event = game.event
     if event is None:
         raise DeskError("that game belongs to no event")
-    allowed = may_rule_appeals(by, event) if message.kind == "appeal" else may_decide(by, event, game)
-    if not allowed:
-        raise DeskError("only who decides on that game may mark it handled")
+    if message.kind == "appeal":
+        appealed = conflict.appealed(message, list(event.decisions.all()))
+        if not may_rule_appeals(by, event, appealed, message):
+            refuse(by, event, [game], "only the chairman marks an appeal handled", decision=appealed, message=message)
+    elif not may_decide(by, event, game):
+        refuse(by, event, [game], "only who decides on that game may mark it handled")
     with transaction.atomic():
         if DeskMark.objects.filter(message=message).exists():
             raise DeskError("already handled")
@@ -458,7 +537,7 @@ def withdraw(
     if not text:
         raise DeskError("a decision says why")
     plan = withdrawal_plan(event, player, mode, results)
-    _checked(event, by, [step["game"] for step in plan], None)
+    checked(event, by, [step["game"] for step in plan], None)
     with transaction.atomic():
         decision = Decision.objects.create(
             event=event, player=player, kind=Decision.Kind.WITHDRAW, result=mode, text=text, by=by, at=at,
@@ -502,7 +581,7 @@ def enquiry_send(
     if not games:
         raise DeskError(f"{player.full_name} has no game in {event.name}")
     game = max(games, key=lambda g: (g.status == MobileGame.Status.OPEN, g.pk))
-    _checked(event, by, [game], None)
+    checked(event, by, [game], None)
     with transaction.atomic():
         enquiry = Enquiry.objects.create(
             event=event, player=player, game=game, text=text, deadline=deadline, by=by, at=at

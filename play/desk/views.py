@@ -92,6 +92,7 @@ def desk_file(request, event_id: int, code: str):
         event=event,
         decides=services.may_decide(request.user, event, game),
         claims_decides=services.may_rule_claims(request.user, event, game),
+        passed=services.refusal(request.user, event, [game], claims=True),
         form=DecisionForm(
             players=[game.white, game.black],
             initial={"game": game.code, "answers": request.GET.get("answers", "").strip() or None},
@@ -192,12 +193,14 @@ def decision_page(request, pk: int):
     if not selectors.may_view(request.user, decision.event):
         raise PermissionDenied
     rows = selectors.appeal_messages(decision)
+    for row in rows:  # each appeal's own case: who filed it matters (nobody rules in his own case)
+        row.mine = services.may_rule_appeals(request.user, decision.event, decision, row)
+        row.passed = services.refusal(request.user, decision.event, [], decision=decision, message=row)
     context = {
         "decision": decision,
         "event": decision.event,
         "what": services.describe(decision),
         "appeals": rows,
-        "chair": services.may_rule_appeals(request.user, decision.event),
         "file": selectors.game_file(decision.event, decision.game.code) if decision.game_id else None,
     }
     return render(request, "play/desk_decision.html", context)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from play import event_selectors, services, state
+from play.desk import conflict
 from play.forms import ClaimDecisionForm
 from play.models import MobileGame
 from play.rules import ending
@@ -45,7 +46,8 @@ def desk_challenge_claim(request):
         # An event's game is decided on its event's desk, with its file and an appealable decision.
         return redirect("play:desk_file", game.event_id, game.code)
     if not event_selectors.may_rule(request.user, game):
-        raise PermissionDenied
+        reason = conflict.conflict(request.user.pk, [game])
+        raise PermissionDenied(conflict.passed_on(reason, conflict.STAFF) if reason else "")
     record = state.find_claim(state.load(game), data["against"], data["ply"])
     if record is None:
         messages.error(request, _("No such claim in game #%(code)s.") % {"code": game.code})
