@@ -15,6 +15,7 @@ a claim's status, a referral's reason) are translated by the same msgids the gam
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 
 Translate = Callable[[str], str]
@@ -95,8 +96,30 @@ def _claim(data: dict, _: Translate) -> str:
     }
 
 
+# notation.write_position's words: the moves, then whose turn (`1. e4 c5 — White to play move 2`);
+# an SMS has the dash as a hyphen (sms_texts keeps to the GSM alphabet).
+_TURN = re.compile(r"^(?:(?P<record>.*)(?P<dash> [—-] ))?(?P<side>White|Black) to play move (?P<number>\d+)$")
+
+
+def position(data: dict, _: Translate) -> str:
+    """The position of the data (the moves so far and whose turn), its turn in the reader's words.
+    The data keeps the machine's one English string, as the record stores it; a position written
+    otherwise (older rows) is shown as it is."""
+    text = data.get("position") or ""
+    found = _TURN.match(text)
+    if not found:
+        return text or _("initial")
+    number = found["number"]
+    turn = (
+        _("White to play move %(number)s") % {"number": number}
+        if found["side"] == "White"
+        else _("Black to play move %(number)s") % {"number": number}
+    )
+    return f"{found['record']}{found['dash']}{turn}" if found["record"] else turn
+
+
 def _state(data: dict, _: Translate) -> str:
-    parts = [_("Position: %(position)s.") % {"position": data.get("position") or _("initial")}]
+    parts = [_("Position: %(position)s.") % {"position": position(data, _)}]
     if data.get("on_move"):
         parts.append(_("%(colour)s to move.") % {"colour": _colour(data["on_move"], _)})
     else:
@@ -124,16 +147,16 @@ def _move(data: dict, _: Translate) -> str:
 
 
 def _referral(data: dict, _: Translate) -> str:
-    position = data.get("position") or _("initial")
+    where = position(data, _)
     if _ is _same:
-        return f"Referred back ({data['reason']}): {data['explanation']}. Position: {position}."
+        return f"Referred back ({data['reason']}): {data['explanation']}. Position: {where}."
     # Translated: the reason in the reader's words; the machine's explanation (English, with the
     # move and the record it quotes) follows for the details.
     reason = _(REASONS[data["reason"]]) if data["reason"] in REASONS else data["reason"]
     return _("Referred back: %(reason)s (%(explanation)s). Position: %(position)s.") % {
         "reason": reason,
         "explanation": data["explanation"],
-        "position": position,
+        "position": where,
     }
 
 

@@ -63,7 +63,7 @@ def test_it_keeps_the_clock_running_through_a_referral_and_sends_the_reason_and_
     )
     referral = outcomes[2]
     assert referral.applied == "referral" and referral.referral.reason == "illegal"
-    assert referral.send[0].to == "white" and referral.send[0].data["position"] == "1. e4 c5 — White to play 2."
+    assert referral.send[0].to == "white" and referral.send[0].data["position"] == "1. e4 c5 — White to play move 2"
     assert game.moves[-1].timing.used == 15 and game.total("white") == 285
     assert [(r.sender, r.reason.value) for r in game.referrals] == [("white", "illegal")]
 

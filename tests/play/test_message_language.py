@@ -123,3 +123,15 @@ def test_it_answers_help_in_russian():
         text = texts.render("help", {"text": HELP_TEXT}, translation.gettext)
     assert text.startswith("Присылайте ход вместе с последним ходом соперника")
     assert "RESIGN" in text and "#КОДА" in text
+
+
+def test_it_states_whose_turn_with_the_move_number_and_one_full_stop():
+    data = {"reason": "illegal", "explanation": "'Nf6' is not legal", "position": "1. e4 c5 — White to play move 2"}
+    assert texts.render("referral", data).endswith("Position: 1. e4 c5 — White to play move 2.")
+    with translation.override("ru"):
+        russian = texts.render("referral", data, translation.gettext)
+        status = texts.render(
+            "status", {"position": "1. e4 — Black to play move 1", "on_move": "black"}, translation.gettext
+        )
+    assert russian.endswith("Позиция: 1. e4 c5 — белые делают ход 2.")
+    assert status.startswith("Позиция: 1. e4 — чёрные делают ход 1. ")
