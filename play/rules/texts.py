@@ -153,6 +153,8 @@ def _referral(data: dict, _: Translate) -> str:
     # Translated: the reason in the reader's words; the machine's explanation (English, with the
     # move and the record it quotes) follows for the details.
     reason = _(REASONS[data["reason"]]) if data["reason"] in REASONS else data["reason"]
+    if data.get("claim") == "draw":  # coded "illegal" (the transcript's code), but no move was sent
+        reason = _("incorrect draw claim")
     return _("Referred back: %(reason)s (%(explanation)s). Position: %(position)s.") % {
         "reason": reason,
         "explanation": data["explanation"],

@@ -100,6 +100,11 @@ def test_it_refers_an_incorrect_draw_claim_as_illegal_and_accepts_a_threefold_re
     ]
     game, outcomes = play(new_game(T0), *shuffle[:4], (135, "white", "DRAW CLAIM"))
     assert outcomes[-1].referral.reason == "illegal" and game.ended is None
+    assert outcomes[-1].send[0].data["claim"] == "draw"
+    assert outcomes[-1].referral.explanation == (
+        "incorrect draw claim: the position has occurred only twice (three times are needed), and no capture or "
+        "pawn move for only 2 moves of each player (50 are needed)"
+    )
     game, outcomes = play(game, (136, "black", "draw claim"))
     assert outcomes[-1].referral.reason == "turn"
     game, outcomes = play(game, *shuffle[4:], (170, "black", "4. Ng1 Ng8"), (180, "white", "DRAW CLAIM"))

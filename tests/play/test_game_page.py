@@ -237,7 +237,9 @@ def test_it_refers_back_a_wrong_draw_claim(client, world):
     client.force_login(world.player)
     send(client, world, action="draw_claim", color="white")
     assert Transmission.objects.get(direction="in").text == "DRAW CLAIM"
-    assert "incorrect draw claim" in client.get(world.url).content.decode()
+    page = client.get(world.url).content.decode()
+    assert "<strong>Referred back: incorrect draw claim.</strong>" in page
+    assert "the position has not occurred before" in page
 
 
 # --- conditional moves --------------------------------------------------------------------------

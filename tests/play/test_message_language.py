@@ -135,3 +135,15 @@ def test_it_states_whose_turn_with_the_move_number_and_one_full_stop():
         )
     assert russian.endswith("Позиция: 1. e4 c5 — белые делают ход 2.")
     assert status.startswith("Позиция: 1. e4 — чёрные делают ход 1. ")
+
+
+def test_it_heads_a_wrong_draw_claim_as_such_not_as_an_illegal_move():
+    data = {
+        "reason": "illegal",
+        "claim": "draw",
+        "explanation": "incorrect draw claim: the position has not occurred before, and ...",
+        "position": "1. e4 — Black to play move 1",
+    }
+    with translation.override("ru"):
+        text = texts.render("referral", data, translation.gettext)
+    assert text.startswith("Возвращено: неверное требование ничьей (incorrect draw claim: the position")
