@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from play import selectors, services
+from play import identities, selectors, services
 from play.linking import site_name
 from play.models import Channel, Color, DigestSubscription, MobileGame
 from play.rules import clock
@@ -129,7 +129,7 @@ def digest_of(user, *, now: datetime.datetime, since: datetime.datetime) -> Dige
 
 def digest_mail(digest: Digest) -> EmailMultiAlternatives:
     # In the federation's message language, as the games' messages by e-mail (no request here).
-    with translation.override(services.message_language(Channel.EMAIL)):
+    with translation.override(identities.message_language(Channel.EMAIL)):
         return _digest_mail(digest)
 
 

@@ -3,6 +3,8 @@ player per channel)."""
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from play.models import Channel, ChannelAddress
 from players.models import Player
 
@@ -45,3 +47,14 @@ def preferred_channels(players) -> dict[int, str]:
     for player_id, channel in found:
         chosen.setdefault(player_id, channel)
     return {player.pk: chosen.get(player.pk, Channel.WEB) for player in players}
+
+
+def message_language(channel: str, player: Player | None = None) -> str:
+    """The language of the site's messages on `channel` to `player`: the one he chose for his game
+    messages (Player.message_language, on the channels page), else the federation's default,
+    PLAY_MESSAGE_LANGUAGE, but English on SMS, whose texts then keep to the GSM alphabet (Cyrillic
+    makes each SMS 70 characters, not 160: a player choosing Russian on SMS is told so)."""
+    chosen = getattr(player, "message_language", Player.MessageLanguage.DEFAULT)
+    if chosen != Player.MessageLanguage.DEFAULT:
+        return chosen
+    return "en" if channel == Channel.SMS else settings.PLAY_MESSAGE_LANGUAGE

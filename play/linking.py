@@ -179,12 +179,9 @@ def sms_code_request(*, user, player, number: str, now: datetime.datetime | None
             player=player, channel=Channel.SMS, address=number, code_hash=_hash(code), created_by=user,
             created_at=now, expires_at=now + CODE_TTL,
         )  # fmt: skip
-        minutes = int(CODE_TTL.total_seconds() // 60)
         services.notice_send(
             game=None, player=player, channel=Channel.SMS, address=number, kind="verification", at=now,
-            text=f"{site_name()}: your code is {code}. It confirms this number for {player.full_name} "
-            f"and is valid for {minutes} minutes.",
-            data={"code_id": row.pk},
+            text=_code_text(player, code), data={"code_id": row.pk},
         )  # fmt: skip
     return row
 
@@ -284,10 +281,24 @@ def telegram_start(
         raise
 
 
-def _words(msgid: str, *, then: str = "", **values) -> str:
-    """A Telegram answer in the channel's message language (play.services.message_language), and
-    the sentence `then` after it."""
-    with translation.override(services.message_language(Channel.TELEGRAM)):
+def _code_text(player, code: str) -> str:
+    """The verification SMS, in the player's message language (identities.message_language: English
+    by default, in the GSM alphabet; Russian if he chose it)."""
+    minutes = int(CODE_TTL.total_seconds() // 60)
+    with translation.override(identities.message_language(Channel.SMS, player)):
+        return translation.ngettext(
+            "%(site)s: your code is %(code)s. It confirms this number for %(name)s and is valid for "
+            "%(minutes)s minute.",
+            "%(site)s: your code is %(code)s. It confirms this number for %(name)s and is valid for "
+            "%(minutes)s minutes.",
+            minutes,
+        ) % {"site": site_name(), "code": code, "name": player.full_name, "minutes": minutes}
+
+
+def _words(msgid: str, *, then: str = "", player=None, **values) -> str:
+    """A Telegram answer in the message language of the chat's player (play.identities.
+    message_language; the federation's for a chat not linked yet), and the sentence `then` after it."""
+    with translation.override(identities.message_language(Channel.TELEGRAM, player)):
         text = translation.gettext(msgid) % values
         return f"{text} {translation.gettext(then)}" if then else text
 
@@ -300,7 +311,12 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
     page = f"{settings.SITE_URL}{reverse('play:channels')}"
     if not code:
         if current is not None:
-            reply = _words(gettext_noop("This chat is linked to %(name)s."), name=current.full_name, then=HOW_TO_MOVE)
+            reply = _words(
+                gettext_noop("This chat is linked to %(name)s."),
+                name=current.full_name,
+                then=HOW_TO_MOVE,
+                player=current,
+            )
         else:
             reply = _words(
                 gettext_noop(
@@ -319,17 +335,19 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
         if row is None:
             applied = "unknown code"
             reply = _words(
-                gettext_noop("This code is unknown or already used. Ask for a new one at %(page)s."), page=page
+                gettext_noop("This code is unknown or already used. Ask for a new one at %(page)s."),
+                page=page,
+                player=current,
             )
         elif now >= row.expires_at:
-            applied, reply = (
-                "expired code",
-                _words(gettext_noop("This code has expired. Ask for a new one at %(page)s."), page=page),
+            applied = "expired code"
+            reply = _words(
+                gettext_noop("This code has expired. Ask for a new one at %(page)s."), page=page, player=current
             )
         else:
             try:
                 # A refusal is answered in the chat's message language, as the other answers are.
-                with translation.override(services.message_language(Channel.TELEGRAM)):
+                with translation.override(identities.message_language(Channel.TELEGRAM, row.player)):
                     _address_set(row.player, Channel.TELEGRAM, chat_id, now)
             except LinkError as error:
                 # Told only to this chat, whose holder may know it is linked (a bare /start says
@@ -339,7 +357,9 @@ def _start(chat_id: str, text: str, external_id: str, now, sent) -> str:
                 row.used_at = now
                 row.save(update_fields=["used_at"])
                 player, applied = row.player, "linked"
-                reply = _words(gettext_noop("Linked to %(name)s."), name=row.player.full_name, then=HOW_TO_MOVE)
+                reply = _words(
+                    gettext_noop("Linked to %(name)s."), name=row.player.full_name, then=HOW_TO_MOVE, player=row.player
+                )
     if player is not None:
         # Kept under the player's name, like his other messages; a stranger's is not stored (as in
         # play.services), so a repeated Update of his only gets the same answer again.
@@ -457,9 +477,9 @@ def _change_notify(player, channel: str, old: str, new: str | None, now: datetim
             "at": f"{now:%d.%m %H:%M}",
             "at_seconds": f"{now:%d.%m %H:%M:%S}",
         }
-        with translation.override(services.message_language(to_channel)):
+        with translation.override(identities.message_language(to_channel, game.player_of(opponent))):
             told = _change_sentence(CHANGE_TOLD, channel, new) % values
-        with translation.override(services.message_language(Channel.WEB)):
+        with translation.override(identities.message_language(Channel.WEB)):
             td = _change_sentence(CHANGE_TD, channel, new) % values
         rows.append(
             services.notice_send(
@@ -474,3 +494,16 @@ def _change_notify(player, channel: str, old: str, new: str | None, now: datetim
             )
         )  # fmt: skip
     return rows
+
+
+# --- the language of his messages ---------------------------------------------------------------
+
+
+def message_language_set(*, user, player, language: str) -> None:
+    """The language of the player's game messages on every channel (identities.message_language):
+    "default" (the federation's), "ru" or "en"."""
+    _check_player(user, player)
+    if language not in type(player).MessageLanguage.values:
+        raise LinkError("Choose one of the languages offered.")
+    type(player).objects.filter(pk=player.pk).update(message_language=language)
+    player.message_language = language

@@ -332,11 +332,13 @@ def _out_rows(game, player, channel, address, kind, data, at, party: str = "") -
     stays on the first part only: a RECORD's moves copied onto each part would say nothing more."""
     prefix = f"#{game.code} " if game is not None else ""
     if channel == Channel.TELEGRAM:
-        texts = split_telegram(_words(kind, data, channel), prefix=prefix)
+        texts = split_telegram(_words(kind, data, channel, player), prefix=prefix)
     elif channel != Channel.SMS:
         return [_out_row(game, player, channel, address, kind, data, at, party)]
     else:
-        texts = sms_parts(kind, data, prefix=prefix)
+        language = identities.message_language(channel, player)  # not English: he chose it, told of UCS-2's cost
+        with translation.override(language):
+            texts = sms_parts(kind, data, prefix=prefix, translate=None if language == "en" else translation.gettext)
     if len(texts) == 1:
         return [_out_row(game, player, channel, address, kind, data, at, party, text=texts[0])]
     return [
@@ -348,15 +350,9 @@ def _out_rows(game, player, channel, address, kind, data, at, party: str = "") -
     ]  # fmt: skip
 
 
-def message_language(channel: str) -> str:
-    """The language of the site's messages on `channel`: PLAY_MESSAGE_LANGUAGE, but English on SMS,
-    whose texts keep to the GSM alphabet (Cyrillic would make each SMS 70 characters, not 160)."""
-    return "en" if channel == Channel.SMS else settings.PLAY_MESSAGE_LANGUAGE
-
-
-def _words(kind: str, data: dict, channel: str) -> str:
-    """The message's text in its channel's message language (English needs no translation)."""
-    language = message_language(channel)
+def _words(kind: str, data: dict, channel: str, player) -> str:
+    """The message's text in its recipient's message language (English needs no translation)."""
+    language = identities.message_language(channel, player)
     if language == "en":
         return render(kind, data)
     with translation.override(language):
@@ -367,7 +363,7 @@ def _out_row(game, player, channel, address, kind, data, at, party="", *, text: 
     if not party and game is not None and player is not None:
         party = game.color_of(player.pk) or ""
     if text is None:
-        text = _words(kind, data, channel)
+        text = _words(kind, data, channel, player)
         if game is not None:
             text = f"#{game.code} {text}"
     # The web channel has nothing to send: the page reads the record, so the row being written is

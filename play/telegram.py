@@ -290,7 +290,7 @@ def callback_receive(query: telegram.CallbackQuery, *, now: datetime.datetime) -
 def _too_many(now: datetime.datetime) -> str:
     """The answer to a press over the inbound limit, in the channel's message language."""
     data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": ratelimit.window_left(now)}
-    with translation.override(services.message_language("telegram")):
+    with translation.override(identities.message_language("telegram")):
         return render("rate limited", data, translation.gettext)
 
 

@@ -49,6 +49,14 @@ class CodeForm(forms.Form):
     )
 
 
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language of my game messages"),
+        choices=Player.MessageLanguage.choices,
+        widget=forms.RadioSelect,
+    )
+
+
 class DigestForm(forms.Form):
     enabled = forms.BooleanField(label=gettext_lazy("Daily e-mail digest of my games"), required=False)
 
@@ -95,6 +103,7 @@ def _page(request, *, bound: dict | None = None, status: int = 200):
                 "code_form": bound.get((pk, "code")) or CodeForm(auto_id=f"id_%s_{pk}"),
                 "telegram_code": codes.get(pk),
                 "telegram_error": bound.get((pk, "telegram")),
+                "language_form": LanguageForm(initial={"language": row.player.message_language}, auto_id=f"id_%s_{pk}"),
             }
         )
     context = {
@@ -103,6 +112,7 @@ def _page(request, *, bound: dict | None = None, status: int = 200):
         "has_email": bool(request.user.email),
         "bot_username": settings.TELEGRAM_BOT_USERNAME,
         "ttl_minutes": int(linking.CODE_TTL.total_seconds() // 60),
+        "federation_language": dict(settings.LANGUAGES).get(settings.PLAY_MESSAGE_LANGUAGE, ""),
     }
     return render(request, "play/channels.html", context, status=status)
 
@@ -190,6 +200,23 @@ def address_remove(request, pk: int, channel: str):
             else _("The Telegram chat of %(player)s is removed.")
         )
         messages.info(request, removed % {"player": player.full_name})
+    return _back(player)
+
+
+@login_required
+@require_POST
+def language_choice(request, pk: int):
+    player = _player(request, pk)
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose one of the languages offered."))
+        return _back(player)
+    linking.message_language_set(user=request.user, player=player, language=form.cleaned_data["language"])
+    messages.success(
+        request,
+        _("The game messages of %(player)s will be in: %(language)s.")
+        % {"player": player.full_name, "language": Player.MessageLanguage(player.message_language).label},
+    )
     return _back(player)
 
 

@@ -78,6 +78,11 @@ class Player(models.Model):
         YEAR = "year", _("year only")
         UNKNOWN = "unknown", _("unknown")
 
+    class MessageLanguage(models.TextChoices):
+        DEFAULT = "default", _("the federation's")
+        RUSSIAN = "ru", _("Russian")
+        ENGLISH = "en", _("English")
+
     federation_id = models.PositiveBigIntegerField(_("federation id"), unique=True, editable=False)
     family_name = models.CharField(_("family name"), max_length=100)
     given_names = models.CharField(_("given names"), max_length=100, blank=True)
@@ -99,6 +104,11 @@ class Player(models.Model):
     club = models.ForeignKey(Club, models.SET_NULL, null=True, blank=True, related_name="players")
     region = models.ForeignKey(Region, models.SET_NULL, null=True, blank=True, related_name="players")
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    # The language of his mobile-chess messages on every channel (play.identities.message_language):
+    # on the player, so a game's messages, which load both players with the game, cost no query for it.
+    message_language = models.CharField(
+        _("language of game messages"), max_length=7, choices=MessageLanguage.choices, default=MessageLanguage.DEFAULT
+    )
     merged_into = models.ForeignKey(
         "self", models.PROTECT, null=True, blank=True, related_name="merged_from", verbose_name=_("merged into")
     )

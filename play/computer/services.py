@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from play import services, state
+from play import identities, services, state
 from play.computer import engine
 from play.computer.draws import accepts_draw
 from play.models import Channel, ComputerLevel, MobileGame
@@ -191,7 +191,7 @@ def message_play(*, player: Player, channel: str, sender: str, text: str, arriva
 
     number, side = parse_play_request(text)
     level = ComputerLevel.objects.filter(number=number, active=True).first()
-    with translation.override(services.message_language(channel)):
+    with translation.override(identities.message_language(channel, player)):
         game, kind, answer = _play_answer(player, level, number, side, channel, arrival)
     with transaction.atomic():
         inbound = Transmission.objects.create(

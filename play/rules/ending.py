@@ -101,6 +101,25 @@ def draw_claim(board: chess.Board) -> Outcome | None:
     return None
 
 
+def draw_claim_refusal(board: chess.Board) -> str:
+    """Why a `DRAW CLAIM` that draw_claim refuses is incorrect, in the claimant's figures: how
+    often the position has occurred, and for how many moves of each player (FIDE 9.3: 50 needed)
+    there has been no capture or pawn move. A referral that says only "incorrect" leaves the
+    player to count the record himself."""
+    if board.is_repetition(2):
+        occurred = "the position has occurred only twice (three times are needed)"
+    else:
+        occurred = "the position has not occurred before"
+    # The halfmove clock counts both players' moves; each player has made at least half of them.
+    moves = board.halfmove_clock // 2
+    if board.halfmove_clock == 0:
+        quiet = "the last move was a capture or a pawn move"
+    else:
+        plural = "move" if moves == 1 else "moves"
+        quiet = f"no capture or pawn move for only {moves} {plural} of each player (50 are needed)"
+    return f"{occurred}, and {quiet}"
+
+
 def can_checkmate(board: chess.Board, color: chess.Color) -> bool:
     """Whether `color` may still checkmate by some series of legal moves (FIDE Laws 6.9), judged
     by python-chess's Board.has_insufficient_material(color), which looks at material only:

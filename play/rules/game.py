@@ -296,12 +296,16 @@ def _announced(game: Game, applied: str, at: datetime.datetime) -> Received:
     return Received(applied, tuple(Outbound(to, "result", at, out.result(game)) for to in (WHITE, BLACK, TD)))
 
 
-def _refer(game: Game, color: str, referral: Referral, at: datetime.datetime, text: str) -> tuple[Game, Received]:
+def _refer(
+    game: Game, color: str, referral: Referral, at: datetime.datetime, text: str, claim: str | None = None
+) -> tuple[Game, Received]:
     record = ReferralRecord(
         at=at, sender=color, reason=Reason(referral.reason), explanation=referral.explanation, text=text
     )
     game = replace(game, referrals=(*game.referrals, record))
     data = {"reason": record.reason.value, "explanation": record.explanation, "position": out.position(game)}
+    if claim is not None:
+        data["claim"] = claim
     return game, Received("referral", (Outbound(color, "referral", at, data),), record)
 
 
@@ -387,8 +391,10 @@ def _receive(
             return _refer(game, sender, Referral(Reason.TURN, "a draw is claimed by the player on move"), arrival, text)
         drawn = ending.draw_claim(game.board)
         if drawn is None:
-            why = "no threefold repetition, and not fifty moves without a capture or pawn move"
-            return _refer(game, sender, Referral(Reason.ILLEGAL, f"incorrect draw claim: {why}"), arrival, text)
+            # "illegal" is the transcript's code (Edge cases); `claim` lets the texts and the page
+            # head it "incorrect draw claim", not "illegal move".
+            why = f"incorrect draw claim: {ending.draw_claim_refusal(game.board)}"
+            return _refer(game, sender, Referral(Reason.ILLEGAL, why), arrival, text, claim="draw")
         game = _end(game, drawn, arrival)
         return game, _announced(game, "draw claim", arrival)
     if command is Command.IF:

@@ -256,12 +256,16 @@ def write_moves(moves: list[chess.Move], first_ply: int = 0, board: chess.Board 
 def write_position(moves: list[chess.Move], board: chess.Board | None = None) -> str:
     """The position as a referral states it (rule 4c): the moves so far and whose turn it is.
 
-    `1. e4 c5 2. Nf3 — Black to play 2...`; before any move, `White to play 1.`.
+    `1. e4 c5 2. Nf3 — Black to play move 2`; before any move, `White to play move 1`.
     `board` is the starting position (default: the standard one).
+
+    The turn says "move N" rather than the label `N.` / `N...`: a message ends the position with
+    a full stop, and `White to play 9..` or `Black to play 9....` read as a typo, or as the other
+    side's number. The colour already says which half of move N is due.
     """
     start = board.copy() if board is not None else chess.Board()
     ply = ply_of(start.fullmove_number, start.turn) + len(moves)
     side = "White" if ply % 2 == 0 else "Black"
     record = write_moves(moves, first_ply=ply - len(moves), board=start)
-    turn = f"{side} to play {number_label(ply)}"
+    turn = f"{side} to play move {ply // 2 + 1}"
     return f"{record} — {turn}" if record else turn

@@ -12,12 +12,16 @@ single SMS holds 70 characters instead of 160.
 Anything longer than one SMS (the record, a referral that lists the position, a long claim) is
 cut by play.rules.segments.split_numbered into numbered parts of one SMS each: nothing is ever
 truncated.
+
+A player who chose Russian for his messages gets them in Russian on SMS too, knowing each SMS then
+holds 70 characters (UCS-2): a move in a compact Russian form (`compact_move`), anything else in
+texts.py's words; segments counts and cuts the Cyrillic parts by 70 (67 when concatenated).
 """
 
 from __future__ import annotations
 
 from play.rules import segments
-from play.rules.texts import clock_time, duration, render
+from play.rules.texts import Translate, clock_time, duration, render
 
 MOVE_KINDS = ("acknowledgement", "move")
 # What precedes the move: the mover's own move acknowledged, or the opponent's move forwarded.
@@ -55,6 +59,30 @@ def move_forms(kind: str, data: dict) -> list[str]:
     ]
 
 
+# The translated SMS of a move: texts.py's lead ("Received ...", "Your opponent played ...") and every
+# figure of rule 2e-2h, in fewer words than texts.py's `_move`.
+COMPACT_MOVE = (
+    "%(move)s%(conditional)s.%(offer)s Sent %(sent)s, used %(used)s, previous received %(receipt)s. "
+    "Used/left: W %(wu)s/%(wl)s, B %(bu)s/%(bl)s."
+)
+LEADS = {"acknowledgement": "Received %(move)s", "move": "Your opponent played %(move)s"}
+
+
+def compact_move(kind: str, data: dict, _: Translate) -> str:
+    """A move's acknowledgement or notice for SMS in the language `_` translates to."""
+    (wu, wl), (bu, bl) = _faces(data, "white"), _faces(data, "black")
+    body = _(COMPACT_MOVE) % {
+        "move": data["move"],
+        "conditional": _(" (conditional)") if data.get("conditional") else "",
+        "offer": _(" Draw offered.") if data.get("draw_offer") else "",
+        "sent": clock_time(data["sent"]),
+        "used": duration(data["used"]),
+        "receipt": _receipt(data, same_day_short=True),
+        "wu": wu, "wl": wl, "bu": bu, "bl": bl,
+    }  # fmt: skip
+    return _(LEADS[kind]) % {"move": body}
+
+
 def _gsm_position(data: dict) -> dict:
     # notation.write_position puts an em dash before whose turn it is: not in the GSM alphabet,
     # it would make a whole referral or status UCS-2 (70 characters an SMS instead of 160).
@@ -90,9 +118,12 @@ def _record(data: dict) -> str:
     return text
 
 
-def render_sms(kind: str, data: dict, *, prefix: str = "") -> str:
+def render_sms(kind: str, data: dict, *, prefix: str = "", translate: Translate | None = None) -> str:
     """The SMS text of one outbound message, without `prefix` (the service's `#CODE `): for a move,
-    the most worded form that fits one SMS together with the prefix (the last form otherwise)."""
+    the most worded form that fits one SMS together with the prefix (the last form otherwise).
+    With `translate`, in the language it translates to (see the module's doc)."""
+    if translate is not None:
+        return compact_move(kind, data, translate) if kind in MOVE_KINDS else render(kind, data, translate)
     if kind in MOVE_KINDS:
         forms = move_forms(kind, data)
         return next((form for form in forms if segments.fits_one(prefix + form)), forms[-1])
@@ -101,7 +132,7 @@ def render_sms(kind: str, data: dict, *, prefix: str = "") -> str:
     return render(kind, _gsm_position(data))
 
 
-def sms_parts(kind: str, data: dict, *, prefix: str = "") -> list[str]:
+def sms_parts(kind: str, data: dict, *, prefix: str = "", translate: Translate | None = None) -> list[str]:
     """The texts of the SMS sent for one outbound message, each one SMS, prefix included: one
     part when it fits, else numbered parts `#CODE (1/3) ...`."""
-    return segments.split_numbered(render_sms(kind, data, prefix=prefix), prefix=prefix)
+    return segments.split_numbered(render_sms(kind, data, prefix=prefix, translate=translate), prefix=prefix)

@@ -19,6 +19,7 @@ messages` extracts it (tests/federation/test_translations.py).
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 
 Translate = Callable[[str], str]
@@ -134,8 +135,30 @@ def _claim(data: dict, _: Translate) -> str:
     }
 
 
+# notation.write_position's words: the moves, then whose turn (`1. e4 c5 — White to play move 2`);
+# an SMS has the dash as a hyphen (sms_texts keeps to the GSM alphabet).
+_TURN = re.compile(r"^(?:(?P<record>.*)(?P<dash> [—-] ))?(?P<side>White|Black) to play move (?P<number>\d+)$")
+
+
+def position(data: dict, _: Translate) -> str:
+    """The position of the data (the moves so far and whose turn), its turn in the reader's words.
+    The data keeps the machine's one English string, as the record stores it; a position written
+    otherwise (older rows) is shown as it is."""
+    text = data.get("position") or ""
+    found = _TURN.match(text)
+    if not found:
+        return text or _("initial")
+    number = found["number"]
+    turn = (
+        _("White to play move %(number)s") % {"number": number}
+        if found["side"] == "White"
+        else _("Black to play move %(number)s") % {"number": number}
+    )
+    return f"{found['record']}{found['dash']}{turn}" if found["record"] else turn
+
+
 def _state(data: dict, _: Translate) -> str:
-    parts = [_("Position: %(position)s.") % {"position": data.get("position") or _("initial")}]
+    parts = [_("Position: %(position)s.") % {"position": position(data, _)}]
     if data.get("on_move"):
         parts.append(_(ON_MOVE[data["on_move"]]))
     else:
@@ -163,16 +186,18 @@ def _move(data: dict, _: Translate) -> str:
 
 
 def _referral(data: dict, _: Translate) -> str:
-    position = data.get("position") or _("initial")
+    where = position(data, _)
     if _ is _same:
-        return f"Referred back ({data['reason']}): {data['explanation']}. Position: {position}."
+        return f"Referred back ({data['reason']}): {data['explanation']}. Position: {where}."
     # Translated: the reason in the reader's words; the machine's explanation (English, with the
     # move and the record it quotes) follows for the details.
     reason = _(REASONS[data["reason"]]) if data["reason"] in REASONS else data["reason"]
+    if data.get("claim") == "draw":  # coded "illegal" (the transcript's code), but no move was sent
+        reason = _("incorrect draw claim")
     return _("Referred back: %(reason)s (%(explanation)s). Position: %(position)s.") % {
         "reason": reason,
         "explanation": data["explanation"],
-        "position": position,
+        "position": where,
     }
 
 

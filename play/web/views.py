@@ -132,23 +132,32 @@ def _replies(request, game: MobileGame, colors) -> list:
     return selectors.replies(ids, colors)
 
 
+def _play_context(view: selectors.GameView) -> dict:
+    """The move box's (play/game_play.html): the move input and "Your move" only for the player
+    on move; off move, a waiting line and the commands the rules allow then (rule 5, 6)."""
+    colors = view.viewer_colors
+    return {
+        "playing": bool(colors) and view.game.status == MobileGame.Status.OPEN and not view.value.over,
+        "my_turn": view.on_move in colors,
+        "both": len(colors) == 2,
+        "move_form": MoveForm(initial={"color": view.on_move if view.on_move in colors else (colors or [""])[0]}),
+        "opponent_last": view.last_move,
+    }
+
+
 @require_GET
 def game_page(request, code: str):
     game = selectors.game_by_code(code)
     view = selectors.game_view(game, user=request.user, now=timezone.now())
     colors = view.viewer_colors
-    playing = bool(colors) and game.status == MobileGame.Status.OPEN and not view.value.over
     context = {
         **_live_context(view, _ply(request, view)),
+        **_play_context(view),
         "event_url": _event_url(game),
         "replies": _replies(request, game, colors),
-        "playing": playing,
-        "both": len(colors) == 2,
-        "move_form": MoveForm(initial={"color": view.on_move if view.on_move in colors else (colors or [""])[0]}),
         "conditional_form": ConditionalForm(),
         "my_lines": [(c, Color(c).label, view.lines(c)) for c in colors],
         "may_see_record": selectors.may_see_record(request.user, game),
-        "opponent_last": view.last_move,
         "outages": selectors.game_outages(game, view.now),
     }
     return render(request, "play/game.html", context)
@@ -171,7 +180,12 @@ def game_live(request, code: str):
         return response
     game = selectors.game_by_code(code)
     view = selectors.game_view(game, user=request.user, now=timezone.now())
-    response = render(request, "play/game_live.html", {**_live_context(view), "oob": True})
+    context = {**_live_context(view), **_play_context(view), "oob": True}
+    # The page says (`turn`) whether its move box is the one for the player on move; it is swapped
+    # only when the turn has changed since, so a move being typed is not wiped by a poll.
+    shown = request.GET.get("turn")
+    context["turn_changed"] = shown is not None and shown != ("1" if context["my_turn"] else "0")
+    response = render(request, "play/game_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response

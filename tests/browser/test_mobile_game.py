@@ -95,7 +95,9 @@ def test_it_lets_two_phones_play_a_game_to_mate(browser, live_server, game):
             for color in ("white", "black"):
                 face = page.locator(f"#clock-{color} .clock-left")
                 assert face.is_visible() and CLOCK.match(face.inner_text()), face.inner_text()
-            assert page.locator("#move-text").is_visible()
+        # The move box for White, on move; Black waits, with the commands he may send meanwhile.
+        assert white.locator("#move-text").is_visible() and black.locator("#move-text").count() == 0
+        assert black.locator("#waiting").is_visible() and black.locator("#command-text").is_visible()
         # White's clock runs on both pages: time used grows by the second.
         used = white.locator("#clock-white .clock-used-value")
         before = used.inner_text()
@@ -108,6 +110,8 @@ def test_it_lets_two_phones_play_a_game_to_mate(browser, live_server, game):
         assert "Received 1. e4" in last_reply(white)
         wait_for_move(black, 1)
         assert "Last move: 1. e4" in black.locator("#game-state").inner_text()
+        black.wait_for_selector("#move-text")  # the poll brought Black his move box, without a reload
+        assert black.locator("#waiting").count() == 0
 
         send(black, "5755")  # ICCF numeric e7-e5; the page writes "1. e4" in front of it
         assert "Received 1... e5" in last_reply(black)

@@ -22,7 +22,7 @@ from play.models import ComputerLevel, MobileGame, Transmission
 from play.tasks import engine_move
 from players.models import Player, PlayerLink
 from ratings.models import PlayerRating
-from tests.base import PASSWORD
+from tests.base import PASSWORD, assert_site_styled_forms
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.skipif(
@@ -206,6 +206,8 @@ def test_it_starts_a_game_from_the_play_the_computer_page(client, linked, django
     page = client.get(reverse("play:computer"))
     assert page.status_code == 200
     assert b"1. Beginner" in page.content and b"Mchess 1000" in page.content
+    assert_site_styled_forms(page.content.decode())
+    assert '<p class="actions"><button type="submit">Start the game</button></p>' in page.content.decode()
     form = {"player": player.pk, "level": level(1).pk, "side": "black", "control": "3600/40+900/10", "norm": 60}
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("play:computer"), form)

@@ -9,6 +9,7 @@ from federation.models import AuditEntry
 from play import state
 from play.desk import selectors
 from play.models import Decision, DeskMark, Transmission
+from tests.base import assert_site_styled_forms
 from tests.play.desk_helpers import FILED, cast_fixture, event_fixture, later, protested_fixture, send  # noqa: F401
 from tests.play.events_helpers import make_event, quiet_console  # noqa: F401
 
@@ -32,6 +33,20 @@ def test_it_queues_the_protested_claim_the_delay_and_the_dispute_oldest_first(cl
     assert "Protested time claim" in item and "my phone was dead" in item and "3:01:01 / 3:00:00" in item
     assert "Open the file and decide" in item
     assert "30 minutes" in html[delay:dispute] and "he says his phone was dead" in html[dispute:]
+
+
+def test_it_styles_the_desks_forms_and_buttons_like_the_rest_of_the_site(client, cast, event, protested):
+    html = queue_html(client, cast["td"], event)
+    assert_site_styled_forms(html)
+    assert '<button type="submit" class="secondary">Mark handled</button>' in html
+    file = client.get(reverse("play:desk_file", args=[event.pk, protested.code])).content.decode()
+    assert_site_styled_forms(file)
+    assert '<p class="actions desk-buttons"><button type="submit" name="decision" value="upheld">' in file
+    withdraw = reverse("play:desk_withdraw", args=[event.pk])
+    preview = {"player": protested.white.pk, "mode": "annul", "text": "left the event"}
+    page = client.get(withdraw, preview).content.decode()
+    assert 'id="withdraw-confirm"' in page
+    assert_site_styled_forms(page)
 
 
 def test_it_shows_an_open_claims_protest_deadline(client, cast, event):

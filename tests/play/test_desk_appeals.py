@@ -12,6 +12,7 @@ from federation.models import AuditEntry
 from play import state
 from play.desk import services as desk
 from play.models import Appeal, Transmission
+from tests.base import assert_site_styled_forms
 from tests.play.desk_helpers import (  # noqa: F401
     cast_fixture,
     event_fixture,
@@ -65,6 +66,7 @@ def test_it_lets_the_chairman_reverse_an_upheld_claim_and_re_rates_the_game(
     client.force_login(cast["chair"])
     page = client.get(reverse("play:desk_decision", args=[upheld.pk])).content.decode()
     assert "the network was down all day" in page and "Reverse it" in page and "time claim against white" in page
+    assert_site_styled_forms(page)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             reverse("play:desk_appeal_rule", args=[upheld.pk]),

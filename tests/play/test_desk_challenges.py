@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from play import event_selectors, services, state
 from play.models import MobileGame
-from tests.base import PASSWORD, federation_admin
+from tests.base import PASSWORD, assert_site_styled_forms, federation_admin
 from tests.play.events_helpers import START, make_event, quiet_console  # noqa: F401
 from tests.players.factories import PlayerFactory
 
@@ -85,6 +85,7 @@ def test_it_lists_the_challenge_games_claims_and_notices(client, users, challeng
     assert "PROTEST" in notices and "my phone was dead" in notices
     assert "DELAY" in notices and "30 minutes" in notices
     assert challenge.get_absolute_url() in notices
+    assert_site_styled_forms(html)
 
 
 def test_it_loads_only_challenge_games_with_something_for_the_td(users, desk, challenge):

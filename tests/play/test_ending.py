@@ -103,6 +103,26 @@ def test_it_refers_back_a_draw_claim_at_forty_nine_and_a_half_moves():
     assert ending.draw_claim(chess.Board("8/8/4k3/8/8/3K4/8/R7 b - - 99 80")) is None
 
 
+def test_it_tells_a_wrong_draw_claim_that_the_position_occurred_only_twice_and_the_quiet_moves():
+    board = board_after(*SHUFFLE, "Nf3", "Nf6", "Ng1")  # Black on move in a position seen twice
+    assert ending.draw_claim_refusal(board) == (
+        "the position has occurred only twice (three times are needed), and no capture or pawn move for only "
+        "3 moves of each player (50 are needed)"
+    )
+
+
+def test_it_tells_a_wrong_draw_claim_for_how_many_moves_there_was_no_capture_or_pawn_move():
+    board = chess.Board("8/8/4k3/8/8/3K4/8/R7 b - - 75 80")
+    assert ending.draw_claim_refusal(board) == (
+        "the position has not occurred before, and no capture or pawn move for only 37 moves of each player "
+        "(50 are needed)"
+    )
+    assert ending.draw_claim_refusal(board_after("e4")) == (
+        "the position has not occurred before, and the last move was a capture or a pawn move"
+    )
+    assert "for only 1 move of each" in ending.draw_claim_refusal(board_after("e4", "e5", "Nf3", "Nf6"))
+
+
 # --- FIDE 6.9: can the opponent still checkmate? ------------------------------------------
 
 

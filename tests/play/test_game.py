@@ -63,7 +63,7 @@ def test_it_keeps_the_clock_running_through_a_referral_and_sends_the_reason_and_
     )
     referral = outcomes[2]
     assert referral.applied == "referral" and referral.referral.reason == "illegal"
-    assert referral.send[0].to == "white" and referral.send[0].data["position"] == "1. e4 c5 — White to play 2."
+    assert referral.send[0].to == "white" and referral.send[0].data["position"] == "1. e4 c5 — White to play move 2"
     assert game.moves[-1].timing.used == 15 and game.total("white") == 285
     assert [(r.sender, r.reason.value) for r in game.referrals] == [("white", "illegal")]
 
@@ -100,6 +100,11 @@ def test_it_refers_an_incorrect_draw_claim_as_illegal_and_accepts_a_threefold_re
     ]
     game, outcomes = play(new_game(T0), *shuffle[:4], (135, "white", "DRAW CLAIM"))
     assert outcomes[-1].referral.reason == "illegal" and game.ended is None
+    assert outcomes[-1].send[0].data["claim"] == "draw"
+    assert outcomes[-1].referral.explanation == (
+        "incorrect draw claim: the position has occurred only twice (three times are needed), and no capture or "
+        "pawn move for only 2 moves of each player (50 are needed)"
+    )
     game, outcomes = play(game, (136, "black", "draw claim"))
     assert outcomes[-1].referral.reason == "turn"
     game, outcomes = play(game, *shuffle[4:], (170, "black", "4. Ng1 Ng8"), (180, "white", "DRAW CLAIM"))

@@ -95,7 +95,7 @@ def test_it_shows_a_black_player_the_board_from_his_side(client, world):
     client.force_login(world.opponent)
     html = client.get(world.url).content.decode()
     assert re.search(r'<rect x="330" y="15"[^>]*class="square dark (lastmove )?a1"', html)
-    assert 'id="move-form"' in html and 'name="color" value="black"' in html
+    assert 'id="command-form"' in html and 'name="color" value="black"' in html
 
 
 def test_it_highlights_the_last_move_and_replays_any_ply(client, world):
@@ -203,6 +203,38 @@ def test_it_resigns_offers_and_accepts_a_draw_and_claims_from_the_buttons(client
     assert kinds == ["e4 draw?", "DRAW"]
 
 
+def test_it_gives_the_move_box_to_the_player_on_move_and_a_waiting_line_to_his_opponent(client, world):
+    client.force_login(world.player)  # White, on move
+    page = client.get(world.url).content.decode()
+    assert "Your move</h2>" in page and 'id="move-text"' in page and 'id="draw-offer"' in page
+    assert 'id="waiting"' not in page
+    client.force_login(world.opponent)  # Black, waiting
+    page = client.get(world.url).content.decode()
+    assert "Your move</h2>" not in page and 'id="move-text"' not in page and 'id="draw-offer"' not in page
+    assert "Waiting for your opponent's move." in page
+    assert 'id="command-text"' in page and 'id="resign"' in page  # what the rules allow off move stays
+    send(client, world, "PROTEST the clock is wrong", color="black")
+    assert Transmission.objects.get(direction="in").text == "PROTEST the clock is wrong"
+    play(world, world.white, "1. e4")
+    page = client.get(world.url).content.decode()
+    assert "Your move</h2>" in page and 'id="move-text"' in page and 'id="waiting"' not in page
+    client.force_login(world.player)
+    page = client.get(world.url).content.decode()
+    assert "Waiting for your opponent's move." in page and 'id="move-text"' not in page
+
+
+def test_it_swaps_the_move_box_in_when_the_poll_sees_the_turn_change(client, world):
+    client.force_login(world.opponent)
+    live = reverse("play:live", args=[world.game.code])
+    fragment = client.get(live, {"turn": "0"}).content.decode()
+    assert 'id="play"' not in fragment and "turn=0" in fragment  # nothing changed for Black
+    play(world, world.white, "1. e4")
+    fragment = client.get(live, {"turn": "0"}).content.decode()
+    assert '<section id="play" class="play-box" aria-labelledby="play-title" hx-swap-oob="true">' in fragment
+    assert 'id="move-text"' in fragment and "turn=1" in fragment
+    assert 'id="play"' not in client.get(live, {"turn": "1"}).content.decode()  # already shown: kept
+
+
 def test_it_resigns(client, world):
     client.force_login(world.opponent)
     play(world, world.white, "1. e4")
@@ -237,7 +269,9 @@ def test_it_refers_back_a_wrong_draw_claim(client, world):
     client.force_login(world.player)
     send(client, world, action="draw_claim", color="white")
     assert Transmission.objects.get(direction="in").text == "DRAW CLAIM"
-    assert "incorrect draw claim" in client.get(world.url).content.decode()
+    page = client.get(world.url).content.decode()
+    assert "<strong>Referred back: incorrect draw claim.</strong>" in page
+    assert "the position has not occurred before" in page
 
 
 # --- conditional moves --------------------------------------------------------------------------
@@ -420,6 +454,8 @@ def test_it_shows_the_page_in_russian(client, world):
     html = client.get(world.url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Ход белых." in html and "Ваш ход или команда" in html
     assert "Возвращено: невозможный ход." in html
+    client.force_login(world.opponent)
+    assert "Ждём хода соперника." in client.get(world.url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
 
 
 def test_it_lets_a_parent_of_both_players_choose_the_side(client, world, django_user_model):

@@ -142,3 +142,27 @@ def test_it_writes_a_claims_outcome_and_a_report_as_whole_russian_sentences():
     assert upheld.endswith("Результат 0-1 (по времени).")
     assert delay == "Ваше сообщение о задержке (DELAY) получено судьёй."
     assert texts.render("claim upheld", decided).startswith("Claim upheld. Time claim against white at ply 24")
+
+
+def test_it_states_whose_turn_with_the_move_number_and_one_full_stop():
+    data = {"reason": "illegal", "explanation": "'Nf6' is not legal", "position": "1. e4 c5 — White to play move 2"}
+    assert texts.render("referral", data).endswith("Position: 1. e4 c5 — White to play move 2.")
+    with translation.override("ru"):
+        russian = texts.render("referral", data, translation.gettext)
+        status = texts.render(
+            "status", {"position": "1. e4 — Black to play move 1", "on_move": "black"}, translation.gettext
+        )
+    assert russian.endswith("Позиция: 1. e4 c5 — белые делают ход 2.")
+    assert status.startswith("Позиция: 1. e4 — чёрные делают ход 1. ")
+
+
+def test_it_heads_a_wrong_draw_claim_as_such_not_as_an_illegal_move():
+    data = {
+        "reason": "illegal",
+        "claim": "draw",
+        "explanation": "incorrect draw claim: the position has not occurred before, and ...",
+        "position": "1. e4 — Black to play move 1",
+    }
+    with translation.override("ru"):
+        text = texts.render("referral", data, translation.gettext)
+    assert text.startswith("Возвращено: неверное требование ничьей (incorrect draw claim: the position")

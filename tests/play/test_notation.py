@@ -151,6 +151,6 @@ def test_it_writes_moves_back_in_english_san_with_their_number():
 
 
 def test_it_writes_the_position_of_a_referral_as_the_moves_so_far_and_whose_turn():
-    assert write_position([]) == "White to play 1."
-    assert write_position(board_after("e4", "c5", "Nf3").move_stack) == "1. e4 c5 2. Nf3 — Black to play 2..."
-    assert write_position(board_after("e4", "c5").move_stack) == "1. e4 c5 — White to play 2."
+    assert write_position([]) == "White to play move 1"
+    assert write_position(board_after("e4", "c5", "Nf3").move_stack) == "1. e4 c5 2. Nf3 — Black to play move 2"
+    assert write_position(board_after("e4", "c5").move_stack) == "1. e4 c5 — White to play move 2"

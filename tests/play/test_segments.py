@@ -230,15 +230,15 @@ class TestCompactMoveTexts:
         assert render_sms("acknowledgement", data_of(draw_offer=True)).startswith("OK 12. Nf3 draw? sent")
 
     def test_it_keeps_the_position_of_a_referral_in_gsm7(self):
-        data = {"reason": "illegal", "explanation": "'Nf6' is not legal", "position": "1. e4 — Black to play 1..."}
-        assert render_sms("referral", data).endswith("Position: 1. e4 - Black to play 1....")
+        data = {"reason": "illegal", "explanation": "'Nf6' is not legal", "position": "1. e4 — Black to play move 1"}
+        assert render_sms("referral", data).endswith("Position: 1. e4 - Black to play move 1.")
         assert encoding(render_sms("referral", data)) == "GSM-7"
 
     def test_it_splits_a_referral_quoting_cyrillic_into_sms_of_70(self):
         data = {
             "reason": "illegal",
             "explanation": "'Кf6' is not a legal move in this position",
-            "position": "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 — Black to play 3...",
+            "position": "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 — White to play move 4",
         }
         parts = sms_parts("referral", data, prefix="#K7QX2M ")
         assert len(parts) > 1
