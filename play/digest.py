@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from play import identities, selectors, services
+from play import identities, selectors
 from play.linking import site_name
 from play.models import Channel, Color, DigestSubscription, MobileGame
 from play.rules import clock

@@ -234,7 +234,7 @@ class TestOtherLongTexts:
         (reply,) = receipt.replies  # one SMS, not the 71 a whole quote cost
         assert reply.text == (
             f"#{game.code} Referred back (illegible): the message cannot be read: 'xxxxxxxxxxxxxxxxxxxx...' "
-            "is not a move. Position: White to play 1.."
+            "is not a move. Position: White to play move 1."
         )
         assert segment_count(reply.text) == 1
 
