@@ -93,3 +93,23 @@ def test_it_stands_alone_reading_nothing_beside_the_repository():
     assert (root / "examples" / "karl-mala-2005.trf").is_file()
     assert (root / "examples" / "README.md").read_text().count("MIT") >= 5  # every file's source and licence
     assert (root / "docs" / "rules" / "orr.md").is_file()
+
+
+def test_it_loads_a_settings_module_that_star_imports_the_sites_settings():
+    """The load benchmark's settings (benchmarks/load_settings.py) import federation.settings, which
+    loads this package and its Celery app first: a schedule read from the settings at import read
+    them half-made ("no attribute PLAY_DIGEST_HOUR") and `make bench-load` could not start."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import django; django.setup(); from federation.celery import app;"
+        "print(app.conf.beat_schedule['mobile-daily-digest']['schedule'].hour)"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.load_settings", "PLAY_DIGEST_HOUR": "5"}
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True)  # noqa: S603
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["{5}"]
