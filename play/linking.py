@@ -504,6 +504,6 @@ def message_language_set(*, user, player, language: str) -> None:
     "default" (the federation's), "ru" or "en"."""
     _check_player(user, player)
     if language not in type(player).MessageLanguage.values:
-        raise LinkError("Choose one of the languages offered.")
+        raise LinkError(_("Choose one of the languages offered."))
     type(player).objects.filter(pk=player.pk).update(message_language=language)
     player.message_language = language

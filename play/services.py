@@ -21,7 +21,7 @@ from federation import pagecache
 from federation.bulk import update_rows
 from play import identities, ratelimit, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
-from play.rules import clock, ending
+from play.rules import clock, ending, pairing
 from play.rules import game as machine
 from play.rules.message import excerpt, parse_message
 from play.rules.segments import split_telegram
@@ -121,27 +121,9 @@ def event_create(*, created_by, pair: bool = True, players=(), **fields) -> Mobi
         for player in players:
             event.entries.create(player=player)
         if pair and event.pairing == MobileEvent.Pairing.ALL_PLAY_ALL:
-            for white, black in round_robin(list(players)):
+            for white, black in pairing.round_robin(list(players)):
                 game_create(white=white, black=black, start=event.start, event=event)
     return event
-
-
-def round_robin(players: list) -> list[tuple]:
-    """Every pair once (circle method; colours alternate round by round so each player has
-    White about half the time)."""
-    field_ = list(players)
-    if len(field_) % 2:
-        field_.append(None)
-    n = len(field_)
-    pairs = []
-    for rnd in range(n - 1):
-        for i in range(n // 2):
-            a, b = field_[i], field_[n - 1 - i]
-            if a is None or b is None:
-                continue
-            pairs.append((a, b) if (rnd + i) % 2 == 0 else (b, a))
-        field_ = [field_[0], field_[-1], *field_[1:-1]]
-    return pairs
 
 
 # --- receiving ---------------------------------------------------------------------------------
