@@ -107,11 +107,15 @@ def _places(standings: list[Row]) -> None:
 def rounds_of(player_ids: list, round_robin) -> dict[tuple, int]:
     """For an all-play-all: the round of each (white id, black id) pair, as the pairing made them.
 
-    `round_robin` is the pairing function the event was created with (play.services.round_robin):
-    its flat list of pairs holds, round after round, len(players) // 2 games each (with an odd
-    number one player sits out every round), so the round of the i-th pair is i // (n // 2) + 1.
-    A pair it does not give (a game added by hand) has no round."""
+    `round_robin` is the pairing function (play.rules.pairing.round_robin): its flat list of pairs
+    holds, round after round, len(players) // 2 games each (with an odd number one player sits out
+    every round), so the round of the i-th pair is i // (n // 2) + 1. Both colour orders are given:
+    two players meet once, and events paired before the colour rule changed (2026-11) keep their
+    rounds. A pair it does not give (a game added by hand) has no round."""
     per_round = len(player_ids) // 2
     if per_round == 0:
         return {}
-    return {pair: i // per_round + 1 for i, pair in enumerate(round_robin(list(player_ids)))}
+    rounds = {}
+    for i, (white, black) in enumerate(round_robin(list(player_ids))):
+        rounds[(white, black)] = rounds[(black, white)] = i // per_round + 1
+    return rounds

@@ -19,7 +19,7 @@ from federation.roles import is_federation_admin
 from play import crosstable, state
 from play.desk import conflict
 from play.models import ChannelOutage, MobileEvent, MobileGame, Transmission
-from play.rules import clock, ending
+from play.rules import clock, ending, pairing
 
 OPEN = MobileGame.Status.OPEN
 FINISHED = MobileGame.Status.FINISHED
@@ -67,14 +67,12 @@ def event_by_code(code: str) -> MobileEvent:
 def event_page(event: MobileEvent) -> dict:
     """The event's players, games, crosstable and standings: two queries whatever its size
     (entries with their players and referees; games with both players)."""
-    from play.services import round_robin
-
     entries = list(event.entries.select_related("player", "referee").order_by("pk"))
     players = [entry.player for entry in entries]
     games = list(event.games.select_related("white", "black").defer("state").order_by("pk"))
     rounds = {}
     if event.pairing == MobileEvent.Pairing.ALL_PLAY_ALL:
-        rounds = crosstable.rounds_of([p.pk for p in players], round_robin)
+        rounds = crosstable.rounds_of([p.pk for p in players], pairing.round_robin)
     for game in games:
         game.round = rounds.get((game.white_id, game.black_id))
         game.moves_count = (game.plies + 1) // 2
@@ -118,10 +116,8 @@ def event_games_for_pgn(event: MobileEvent) -> list[MobileGame]:
 
 
 def _rounds(event: MobileEvent) -> dict:
-    from play.services import round_robin
-
     ids = list(event.entries.order_by("pk").values_list("player_id", flat=True))
-    return crosstable.rounds_of(ids, round_robin)
+    return crosstable.rounds_of(ids, pairing.round_robin)
 
 
 # --- the player page -----------------------------------------------------------------------------

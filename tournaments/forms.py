@@ -114,8 +114,10 @@ class ConfirmForm(forms.Form):
             choice, birth = None, None
             if match["status"] == AMBIGUOUS:
                 choice = f"player_{number}"
+                # The msgid outside the f-string: xgettext reads no call inside one, and would drop it.
+                unknown = _("birth unknown")
                 options = [
-                    (str(c["player_id"]), f"{c['name']} · {c['birth'] or _('birth unknown')} · #{c['federation_id']}")
+                    (str(c["player_id"]), f"{c['name']} · {c['birth'] or unknown} · #{c['federation_id']}")
                     for c in match["candidates"]
                 ]
                 options.append(("new", _("none of them: a new player")))

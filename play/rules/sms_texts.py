@@ -21,7 +21,7 @@ texts.py's words; segments counts and cuts the Cyrillic parts by 70 (67 when con
 from __future__ import annotations
 
 from play.rules import segments
-from play.rules.texts import Translate, clock_time, duration, render
+from play.rules.texts import Translate, clock_time, duration, gettext_noop, render
 
 MOVE_KINDS = ("acknowledgement", "move")
 # What precedes the move: the mover's own move acknowledged, or the opponent's move forwarded.
@@ -61,11 +61,14 @@ def move_forms(kind: str, data: dict) -> list[str]:
 
 # The translated SMS of a move: texts.py's lead ("Received ...", "Your opponent played ...") and every
 # figure of rule 2e-2h, in fewer words than texts.py's `_move`.
-COMPACT_MOVE = (
+COMPACT_MOVE = gettext_noop(
     "%(move)s%(conditional)s.%(offer)s Sent %(sent)s, used %(used)s, previous received %(receipt)s. "
     "Used/left: W %(wu)s/%(wl)s, B %(bu)s/%(bl)s."
 )
-LEADS = {"acknowledgement": "Received %(move)s", "move": "Your opponent played %(move)s"}
+LEADS = {
+    "acknowledgement": gettext_noop("Received %(move)s"),
+    "move": gettext_noop("Your opponent played %(move)s"),
+}
 
 
 def compact_move(kind: str, data: dict, _: Translate) -> str:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from play import event_selectors, services
 from play.crosstable import build, rounds_of
 from play.models import MobileEvent, MobileGame
+from play.rules import pairing
 from tests.base import PASSWORD, federation_admin
 from tests.play.events_helpers import (  # noqa: F401 (quiet_console is an autouse fixture)
     AGREED_DRAW,
@@ -160,11 +161,12 @@ def test_it_lists_running_events_first_with_the_challenge_games_in_progress(clie
 def test_it_makes_rounds_follow_the_pairing_each_player_once_a_round():
     for n in (4, 5, 8):
         ids = list(range(1, n + 1))
-        rounds = rounds_of(ids, services.round_robin)
-        assert len(rounds) == n * (n - 1) // 2
+        rounds = rounds_of(ids, pairing.round_robin)
+        assert len(rounds) == n * (n - 1)  # each pair in both colour orders, one round
+        assert all(rounds[(white, black)] == rounds[(black, white)] for white, black in rounds)
         by_round = {}
-        for (white, black), rnd in rounds.items():
-            by_round.setdefault(rnd, []).extend([white, black])
+        for white, black in pairing.round_robin(ids):
+            by_round.setdefault(rounds[(white, black)], []).extend([white, black])
         assert len(by_round) == (n if n % 2 else n - 1)
         for players in by_round.values():
             assert len(players) == len(set(players))  # nobody twice in a round
@@ -353,3 +355,11 @@ def test_it_shows_mobile_chess_in_the_admin_read_mostly(client, td, personas):
     assert response.status_code == 302, response.content.decode()[:3000]
     event.refresh_from_db()
     assert event.name == "Renamed" and event.control == "10800/30+1200/10"
+
+
+def test_it_keeps_the_rounds_of_an_event_paired_with_the_earlier_colours():
+    """Events paired before the colour rule changed (2026-11: the second player had no White) hold
+    games in the other colour order: their rounds are found all the same."""
+    earlier = [(1, 4), (3, 2), (3, 1), (4, 2), (1, 2), (4, 3)]  # the earlier rule's pairs for 1..4
+    rounds = rounds_of([1, 2, 3, 4], pairing.round_robin)
+    assert [rounds[pair] for pair in earlier] == [1, 1, 2, 2, 3, 3]

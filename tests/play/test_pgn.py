@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from play import pgn, services, state
 from play.crosstable import rounds_of
+from play.rules import pairing
 from tests.play.events_helpers import (  # noqa: F401 (autouse fixtures)
     AGREED_DRAW,
     FOOLS_MATE,
@@ -101,7 +102,7 @@ def test_it_holds_every_game_of_an_event_in_round_order_in_its_pgn(client, td):
     assert len(parsed) == 6
     rounds = [int(g.headers["Round"]) for g in parsed]
     assert rounds == sorted(rounds) and set(rounds) == {1, 2, 3}
-    by_pair = rounds_of([p.pk for p in players], services.round_robin)
+    by_pair = rounds_of([p.pk for p in players], pairing.round_robin)
     names = {p.full_name: p.pk for p in players}
     for game in parsed:
         pair = (names[game.headers["White"]], names[game.headers["Black"]])
