@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from federation.roles import is_federation_admin
 from play import crosstable, state
-from play.desk import conflict
+from play.desk import conflict, rulers
 from play.desk import services as desk
 from play.desk.conflict import appealed
 from play.models import Decision, MobileEvent, MobileGame, Transmission
@@ -80,7 +80,7 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
                 ),
                 "",
             )
-            actor = desk.decider_of(event, game, owners)
+            actor = rulers.decider_of(event, game, owners)
             items.append({
                 "kind": "claim", "at": claim.filed, "game": game, "claim": claim, "status": record.status,
                 "outcome": record.outcome, "player": game.player_of(claim.against), "text": protest,
@@ -110,7 +110,7 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
             item["decision"] = decision = appealed(row, decisions)
             item.update(case.of_appeal(decision, row))
         else:
-            item["actor"] = actor = desk.decider_of(event, game, owners)
+            item["actor"] = actor = rulers.decider_of(event, game, owners)
             item.update(case.of([game], actor))
         items.append(item)
     items.extend(_enquiries(event, user, now or timezone.now()))
