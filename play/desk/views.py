@@ -69,7 +69,7 @@ def desk_event(request, event_id: int):
         "is_td": request.user.pk == event.td_id,
         "is_chair": request.user.pk == event.appeals_chair_id,
         "outages": event_selectors.event_outages(event),
-        "leaves": leaves.requested(event),
+        "leaves": leaves.requested(event, request.user),
     }
     return render(request, "play/desk_event.html", context)
 
