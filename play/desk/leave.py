@@ -119,11 +119,11 @@ def requested(event: MobileEvent, user) -> list[Leave]:
     whether the user decides it (`mine`) or, when it is his own case, who does (`passed`): a
     leave pauses the player's games, so it is decided as a decision on them."""
     rows = list(event.leaves.filter(status=Leave.Status.REQUESTED).select_related("player").order_by("requested_at"))
-    owners = rulers.deciders(event)
+    owners = rulers.deciders(event) if rows else {}
     for leave in rows:
         games = player_games(event, leave.player)
         leave.mine = all(rulers.may_decide(user, event, game, owners) for game in games or [None])
-        leave.passed = "" if leave.mine else rulers.refusal(user, event, games)
+        leave.passed = "" if leave.mine else rulers.refusal(user, event, games, owners=owners)
     return rows
 
 

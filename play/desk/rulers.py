@@ -81,8 +81,9 @@ def may_rule_appeals(
 
 
 def refusal(
-    user, event: MobileEvent, games: list[MobileGame | None], *, decision=None, message=None, claims: bool = False
-) -> str:
+    user, event: MobileEvent, games: list[MobileGame | None], *, decision=None, message=None, claims: bool = False,
+    owners: dict[int, set[int]] | None = None,
+) -> str:  # fmt: skip
     """Why a user may not act on his own case, and who acts instead; empty when he is refused for
     another reason: it would not be his to act on anyway (not his event, not his role, or an
     earlier one in line is free to act). `claims`: staff rule on any game's time claim."""
@@ -93,7 +94,8 @@ def refusal(
             return ""
         reason = appeal_conflict(user.pk, decision, message)
         return conflict.passed_on(reason, conflict.STAFF if chair_out else conflict.CHAIR)
-    roles = {next_in_line(event, game) for game in games}
+    owners = deciders(event) if owners is None else owners
+    roles = {next_in_line(event, game, owners) for game in games}
     entitled = (
         user.pk == event.td_id
         or (staff and (claims or conflict.STAFF in roles))

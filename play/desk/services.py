@@ -498,7 +498,7 @@ def enquiry_send(
 def enquiry_close(*, enquiry: Enquiry, by, at: datetime.datetime | None = None) -> Enquiry:
     """The TD closes an enquiry (answered, or acted on): it leaves the queue."""
     if not may_decide(by, enquiry.event, enquiry.game):
-        raise DeskError("only the event's TD closes its enquiries")
+        refuse(by, enquiry.event, [enquiry.game], "only the event's TD closes its enquiries")
     if enquiry.closed_at is not None:
         raise DeskError("already closed")
     enquiry.closed_at = at or timezone.now()
