@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from federation import audit
 from play import services
+from play.desk import rulers
 from play.desk.services import DeskError, _mail_players, checked, player_games
 from play.models import Leave, MobileEvent, MobileGame
 from play.rules import clock
@@ -113,9 +114,17 @@ def leave_decide(*, leave: Leave, grant: bool, by, reason: str = "", at: datetim
     return leave
 
 
-def requested(event: MobileEvent) -> list[Leave]:
-    """The leave requests waiting for the TD, oldest first (for the desk's queue)."""
-    return list(event.leaves.filter(status=Leave.Status.REQUESTED).select_related("player").order_by("requested_at"))
+def requested(event: MobileEvent, user) -> list[Leave]:
+    """The leave requests waiting for the TD, oldest first (for the desk's queue), each saying
+    whether the user decides it (`mine`) or, when it is his own case, who does (`passed`): a
+    leave pauses the player's games, so it is decided as a decision on them."""
+    rows = list(event.leaves.filter(status=Leave.Status.REQUESTED).select_related("player").order_by("requested_at"))
+    owners = rulers.deciders(event) if rows else {}
+    for leave in rows:
+        games = player_games(event, leave.player)
+        leave.mine = all(rulers.may_decide(user, event, game, owners) for game in games or [None])
+        leave.passed = "" if leave.mine else rulers.refusal(user, event, games, owners=owners)
+    return rows
 
 
 def leaves_of(event: MobileEvent, player) -> list[Leave]:

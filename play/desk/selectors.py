@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from federation.roles import is_federation_admin
 from play import crosstable, state
-from play.desk import conflict
+from play.desk import conflict, rulers
 from play.desk import services as desk
 from play.desk.conflict import appealed
 from play.models import Decision, MobileEvent, MobileGame, Transmission
@@ -80,7 +80,7 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
                 ),
                 "",
             )
-            actor = desk.decider_of(event, game, owners)
+            actor = rulers.decider_of(event, game, owners)
             items.append({
                 "kind": "claim", "at": claim.filed, "game": game, "claim": claim, "status": record.status,
                 "outcome": record.outcome, "player": game.player_of(claim.against), "text": protest,
@@ -110,10 +110,10 @@ def queue(event: MobileEvent, user, now: datetime.datetime | None = None) -> dic
             item["decision"] = decision = appealed(row, decisions)
             item.update(case.of_appeal(decision, row))
         else:
-            item["actor"] = actor = desk.decider_of(event, game, owners)
+            item["actor"] = actor = rulers.decider_of(event, game, owners)
             item.update(case.of([game], actor))
         items.append(item)
-    items.extend(_enquiries(event, user, now or timezone.now()))
+    items.extend(_enquiries(event, case, now or timezone.now()))
     items.sort(key=lambda item: item["at"])
     return {"items": items, "decisions": list(reversed(decisions)), "own": own}
 
@@ -178,7 +178,7 @@ class _Case:
         return {"actor": actor, "mine": actor == self.user.pk or (actor is None and self.staff), "passed": ""}
 
 
-def _enquiries(event: MobileEvent, user, now: datetime.datetime) -> list[dict]:
+def _enquiries(event: MobileEvent, case: _Case, now: datetime.datetime) -> list[dict]:
     """Open enquiries (rule 5b): answered by any message of the player in the event's games after
     it, overdue when unanswered at the deadline. Two queries whatever their number."""
     open_ = list(event.enquiries.filter(closed_at__isnull=True).select_related("player", "game"))
@@ -192,11 +192,12 @@ def _enquiries(event: MobileEvent, user, now: datetime.datetime) -> list[dict]:
     items = []
     for enquiry in open_:
         answer = next(((at, text) for pid, at, text in heard if pid == enquiry.player_id and at > enquiry.at), None)
+        actor = rulers.decider_of(event, enquiry.game, case.owners)
         items.append({
             "kind": "enquiry", "at": enquiry.at, "deadline": enquiry.deadline, "game": enquiry.game,
             "player": enquiry.player, "text": enquiry.text, "enquiry": enquiry, "answer": answer,
-            "overdue": answer is None and now > enquiry.deadline, "actor": event.td_id,
-            "mine": event.td_id == user.pk,
+            "overdue": answer is None and now > enquiry.deadline, "actor": actor,
+            **case.of([enquiry.game], actor),
         })  # fmt: skip
     return items
 

@@ -21,7 +21,7 @@ from play import event_selectors, ratelimit
 from play import selectors as game_selectors
 from play import services as play_services
 from play.desk import leave as leaves
-from play.desk import selectors, services
+from play.desk import rulers, selectors, services
 from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
 from play.models import MobileGame, Transmission
 
@@ -78,7 +78,7 @@ def desk_event(request, event_id: int):
         "is_td": request.user.pk == event.td_id,
         "is_chair": request.user.pk == event.appeals_chair_id,
         "outages": event_selectors.event_outages(event),
-        "leaves": leaves.requested(event),
+        "leaves": leaves.requested(event, request.user),
     }
     return render(request, "play/desk_event.html", context)
 
@@ -90,9 +90,9 @@ def desk_file(request, event_id: int, code: str):
     game = context["game"]
     context.update(
         event=event,
-        decides=services.may_decide(request.user, event, game),
-        claims_decides=services.may_rule_claims(request.user, event, game),
-        passed=services.refusal(request.user, event, [game], claims=True),
+        decides=rulers.may_decide(request.user, event, game),
+        claims_decides=rulers.may_rule_claims(request.user, event, game),
+        passed=rulers.refusal(request.user, event, [game], claims=True),
         form=DecisionForm(
             players=[game.white, game.black],
             initial={"game": game.code, "answers": request.GET.get("answers", "").strip() or None},
@@ -194,8 +194,8 @@ def decision_page(request, pk: int):
         raise PermissionDenied
     rows = selectors.appeal_messages(decision)
     for row in rows:  # each appeal's own case: who filed it matters (nobody rules in his own case)
-        row.mine = services.may_rule_appeals(request.user, decision.event, decision, row)
-        row.passed = services.refusal(request.user, decision.event, [], decision=decision, message=row)
+        row.mine = rulers.may_rule_appeals(request.user, decision.event, decision, row)
+        row.passed = rulers.refusal(request.user, decision.event, [], decision=decision, message=row)
     context = {
         "decision": decision,
         "event": decision.event,
@@ -300,7 +300,7 @@ def desk_withdraw(request, event_id: int):
     """Withdrawal (rule 8): the TD picks the player and what happens to his games, sees what the
     crosstable and each affected player's Mchess rating would become, then confirms."""
     event = _viewable(request, event_id)
-    if not services.may_decide(request.user, event):
+    if not rulers.may_decide(request.user, event):
         raise PermissionDenied
     source = request.POST if request.method == "POST" else request.GET
     player, mode, results, text = _withdrawal_input(source, event)

@@ -8,6 +8,7 @@ import html
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from play import services
 from play.desk import services as desk
@@ -135,3 +136,27 @@ def test_it_says_in_russian_who_rules_instead(client, cast, challenge):
     )
     assert response.status_code == 403
     assert "Вы играете в этой партии: решение по ней принимает другой сотрудник федерации." in response.content.decode()
+
+
+def test_it_passes_the_tds_own_leave_to_the_chairman(client, cast, event, protested):
+    from play.desk import leave as leaves
+    from play.models import Leave
+
+    link(cast["td"], protested.white)
+    event.leave_days = 5
+    event.save(update_fields=["leave_days"])
+    today = timezone.now().date()
+    leave = leaves.leave_request(
+        event=event, player=protested.white, first_day=today + datetime.timedelta(days=2),
+        last_day=today + datetime.timedelta(days=3),
+    )  # fmt: skip
+    client.force_login(cast["td"])
+    page = client.get(reverse("play:desk", args=[event.pk])).content.decode()
+    item = page[page.index(f'id="leave-{leave.pk}"') :]
+    assert "You play in this game: the Appeals Commission chairman rules on it." in item[: item.index("</li>")]
+    url = reverse("play:desk_leave", args=[event.pk, leave.pk])
+    assert client.post(url, {"decision": "grant"}).status_code == 403
+    assert Leave.objects.get().status == Leave.Status.REQUESTED
+    client.force_login(cast["chair"])
+    client.post(url, {"decision": "grant"})
+    assert Leave.objects.get().status == Leave.Status.GRANTED
