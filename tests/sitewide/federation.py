@@ -21,6 +21,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db.models import F
 from django.utils import timezone
 
+from federation import accounts
 from play import challenges
 from play import services as play
 from play.computer import services as computer
@@ -79,6 +80,8 @@ class Federation:
     enquiry: object = None
     challenge: Challenge | None = None
     computer_game: MobileGame | None = None
+    newcomer: object = None  # an account confirmed by its link; the link is now used
+    used_confirmation: str = ""  # that link's token
 
 
 def _user(username: str, *groups: str, **fields):
@@ -276,6 +279,11 @@ def build_federation() -> Federation:
         "chairman": _user("chairman", PLAYERS),
         "staff": _user("staff", PLAYERS, FEDERATION_ADMINS, is_staff=True),
     }
+    # An account that confirmed itself: its link, opened again, says it was used (and logs nobody in).
+    fed.newcomer = _user("newcomer", is_active=False)
+    fed.used_confirmation = accounts.confirmation_link(fed.newcomer).rstrip("/").rsplit("/", 1)[-1]
+    fed.newcomer.is_active, fed.newcomer.last_login = True, timezone.now()
+    fed.newcomer.save(update_fields=["is_active", "last_login"])
     fed.players = _players()
     player = fed.players[0]
     link = player_services.link_request(user=fed.users["player"], relation="self", player=player)

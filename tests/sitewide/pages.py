@@ -11,6 +11,7 @@ in `unfilled`, and the tests that use this module fail with its name.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -18,8 +19,6 @@ from django.contrib.auth.tokens import default_token_generator
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-
-from federation import accounts
 
 POST_ONLY = "takes a POST only (a form's action); the form's page is checked"
 FRAGMENT = "an htmx fragment swapped into a page that is checked whole"
@@ -112,13 +111,13 @@ def fill_table(fed) -> tuple[dict, dict]:
     several where each is a page of its own (a game in each state, each rating system)."""
     event, games = fed.event, fed.games
     every_game = [*games.values(), fed.computer_game]
-    confirmed_user = fed.users["player"]  # his confirmation link, already used: the "used link" page
+    newcomer = fed.newcomer  # an account no persona logs in as: its tokens stay as they are
     by_name = {
-        "confirm": [{"token": accounts.confirmation_link(confirmed_user).rsplit("/", 2)[-2]}],
+        "confirm": [{"token": fed.used_confirmation}],
         "password_reset_confirm": [
             {
-                "uidb64": urlsafe_base64_encode(force_bytes(confirmed_user.pk)),
-                "token": default_token_generator.make_token(confirmed_user),
+                "uidb64": urlsafe_base64_encode(force_bytes(newcomer.pk)),
+                "token": default_token_generator.make_token(newcomer),
             }
         ],
         "players:review": [{"pk": fed.application.pk}],
@@ -181,22 +180,33 @@ def stale_skips() -> list[str]:
 SHOWN_WITH = {"confirm": 410}
 
 
-def visible_pages(fed, urls: dict[str, list[str]]) -> dict[str, list[tuple[str, str]]]:
-    """For each persona, the (pattern name, URL) of every page shown to him (a redirect followed to
-    anything but the login page counts as shown), in the Django test client."""
+def visible_pages(fed, urls: dict[str, list[str]]) -> dict[str, dict[tuple[str, str], str]]:
+    """For each persona, every page shown to him (a redirect followed to anything but the login
+    page counts as shown), in the Django test client: (pattern name, URL) -> a digest of the page's
+    <main> as he sees it (CSRF tokens left out), so that a test may open once what several personas
+    see alike."""
     from django.test import Client
 
     login = reverse("login")
-    shown: dict[str, list[tuple[str, str]]] = {}
+    shown: dict[str, dict[tuple[str, str], str]] = {}
     for persona, user in fed.users.items():
         client = Client()
         if user is not None:
             client.force_login(user)
-        shown[persona] = []
+        shown[persona] = {}
         for name, addresses in urls.items():
             for url in addresses:
                 response = client.get(url, follow=True)
                 to_login = bool(response.redirect_chain) and response.redirect_chain[-1][0].startswith(login)
                 if response.status_code == SHOWN_WITH.get(name, 200) and not to_login:
-                    shown[persona].append((name, url))
+                    shown[persona][(name, url)] = _main_digest(response.content.decode())
+        # A page that logs a visitor in (a confirmation link) would make every later page his.
+        assert (user is None) == ("_auth_user_id" not in client.session), f"{persona} changed accounts"
     return shown
+
+
+def _main_digest(html: str) -> str:
+    start, end = html.find("<main"), html.rfind("</main>")
+    main = html[start:end] if 0 <= start < end else html
+    main = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", main)
+    return hashlib.sha256(main.encode()).hexdigest()

@@ -38,4 +38,6 @@ def test_it_shows_every_page_to_some_persona(fed):
     shown = visible_pages(fed, urls)
     assert set(shown) == set(PERSONAS)
     seen = {name for pages in shown.values() for name, _ in pages}
+    assert ("home", "/") in shown["anonymous"] and ("staff:audit", "/staff/audit/") in shown["staff"]
+    assert ("staff:audit", "/staff/audit/") not in shown["player"]
     assert not set(urls) - seen, f"pages no persona sees: {sorted(set(urls) - seen)}"
