@@ -108,7 +108,8 @@ def skip_reason(name: str) -> str | None:
 
 def fill_table(fed) -> tuple[dict, dict]:
     """(by pattern name, by argument name): the kwargs to reverse each pattern with, a list of
-    several where each is a page of its own (a game in each state, each rating system)."""
+    several where each is a page of its own (a game in each state, each rating system). A "?" entry
+    is the query string of a page that a form's GET opens (a withdrawal's preview, open filters)."""
     event, games = fed.event, fed.games
     every_game = [*games.values(), fed.computer_game]
     newcomer = fed.newcomer  # an account no persona logs in as: its tokens stay as they are
@@ -125,14 +126,21 @@ def fill_table(fed) -> tuple[dict, dict]:
         "arbiter:tournament": [{"pk": t.pk} for t in fed.tournaments],
         "tournaments:detail": [{"pk": t.pk} for t in fed.tournaments],
         "tournaments:player_calculation": [{"pk": fed.tournaments[-1].pk, "player_id": fed.players[0].pk}],
-        "ratings:list": [{"system": s} for s in ("orr", "mchess", "playchess", "gcr")],
+        "ratings:list": [
+            *({"system": s} for s in ("orr", "mchess", "playchess", "gcr")),
+            {"system": "orr", "?": "sex=F&sort=name"},
+        ],
         "play:game": [{"code": g.code} for g in every_game],
         "play:record": [{"code": g.code} for g in every_game],
         "play:event": [{"code": event.code}],
         "play:desk": [{"event_id": event.pk}],
         "play:desk_file": [{"event_id": event.pk, "code": g.code} for g in games.values()],
         "play:desk_decision": [{"pk": fed.decision.pk}, {"pk": fed.ruled_decision.pk}, {"pk": fed.withdrawal.pk}],
-        "play:desk_withdraw": [{"event_id": event.pk}],
+        "play:desk_withdraw": [
+            {"event_id": event.pk},
+            {"event_id": event.pk, "?": f"player={fed.withdrawal.player_id}&mode=losses"},
+            {"event_id": event.pk, "?": f"player={games['in_progress'].white_id}&mode=adjudicate"},
+        ],
         "play:simulator_phone": [{"code": games["in_progress"].code, "color": "white"}],
         "staff:withdraw": [{"pk": fed.tournaments[-1].pk}],
         "staff:game": [{"pk": fed.tournaments[-1].games.order_by("pk").first().pk}],
@@ -155,13 +163,19 @@ def page_urls(fed) -> tuple[dict[str, list[str]], list[str]]:
         if not pattern.arguments:
             urls[pattern.name] = [reverse(pattern.name)]
         elif pattern.name in by_name:
-            urls[pattern.name] = [reverse(pattern.name, kwargs=kwargs) for kwargs in by_name[pattern.name]]
+            urls[pattern.name] = [_reverse(pattern.name, kwargs) for kwargs in by_name[pattern.name]]
         elif len(pattern.arguments) == 1 and pattern.arguments[0] in by_argument:
             argument = pattern.arguments[0]
             urls[pattern.name] = [reverse(pattern.name, kwargs={argument: v}) for v in by_argument[argument]]
         else:
             unfilled.append(pattern.name)
     return urls, unfilled
+
+
+def _reverse(name: str, kwargs: dict) -> str:
+    kwargs = dict(kwargs)
+    query = kwargs.pop("?", "")
+    return reverse(name, kwargs=kwargs) + (f"?{query}" if query else "")
 
 
 def stale_skips() -> list[str]:
