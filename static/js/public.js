@@ -4,6 +4,18 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The menu on a phone: folded behind its button (the CSS shows the button on narrow screens
+  // only), so that every link is reachable without the header scrolling sideways.
+  var menuButton = document.getElementById("menu-button");
+  var menu = document.getElementById("site-nav");
+  if (menuButton && menu) {
+    menu.classList.add("folded");
+    menuButton.addEventListener("click", function () {
+      var open = menu.classList.toggle("folded") === false;
+      menuButton.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
+
   // A select that applies itself when changed (the month of a rating list); without JavaScript
   // its form keeps a visible button.
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {

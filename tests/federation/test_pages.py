@@ -136,7 +136,7 @@ class RatingListTestCase(BaseTestCase):
         def rows(response):
             body = response.content.decode().split('id="rating-list"', 1)[1].split("</table>", 1)[0]
             return re.findall(
-                r'<td class="num col-place">(\d+)</td>\s*<td class="col-name"><a href="/players/(\d+)/"', body
+                r'<td class="num col-place"[^>]*>(\d+)</td>\s*<td class="col-name"[^>]*><a href="/players/(\d+)/"', body
             )
 
         with mock.patch("ratings.selectors.FEW", 0):
