@@ -52,6 +52,7 @@ SKIP = {
     "play:channels_sms_confirm": POST_ONLY,
     "play:channels_telegram": POST_ONLY,
     "play:channels_remove": POST_ONLY,
+    "play:channels_language": POST_ONLY,
     "play:hook_sms": HOOK,
     "play:hook_telegram": HOOK,
     "play:hook_twilio": HOOK,

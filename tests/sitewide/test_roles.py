@@ -178,6 +178,14 @@ TABLE: dict[str, list[Case]] = {
     "play:channels_telegram": [
         Case("White's channels", expect(FORBIDDEN, player=DONE), args=lambda w: [w["white"].pk])
     ],
+    "play:channels_language": [
+        Case(
+            "White's message language",
+            expect(FORBIDDEN, player=DONE),
+            args=lambda w: [w["white"].pk],
+            data=lambda w: {"language": "ru"},
+        )
+    ],
     "play:channels_remove": [
         Case("White's SMS number", expect(FORBIDDEN, player=REFUSED), args=lambda w: [w["white"].pk, "sms"])
     ],
