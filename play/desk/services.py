@@ -98,11 +98,6 @@ def player_games(event: MobileEvent, player) -> list[MobileGame]:
     return _games_of(event, player, open_only=False)
 
 
-def _mail_players(player_ids: set[int], subject: str, body: str) -> None:
-    """A mail whose words are already written (one language for all)."""
-    _mail_each(player_ids, lambda: (subject, body))
-
-
 def _mail_each(player_ids: set[int], write: Callable[[], tuple[str, str]]) -> None:
     """The decision by e-mail too, after commit, to every account confirmed to play as one of the
     players (a parent for his child); no address, no mail. A failed mail does not undo it. Each

@@ -115,7 +115,14 @@ DECISIONS = {
     ("other", "all"): gettext_noop("ruling in all his games"),
     ("other", "game"): gettext_noop("ruling in #%(game)s"),
     ("other", ""): gettext_noop("ruling"),
+    # A leave granted (play.desk.leave): its facts add the days and the paused period.
+    ("leave",): gettext_noop(
+        "%(player)s is on leave from %(first)s to %(last)s (UTC): both clocks of this game stop from %(begin)s to "
+        "%(end)s"
+    ),
 }
+# The reason of a leave granted without one.
+LEAVE_GRANTED = gettext_noop("leave granted")
 
 
 def duration(secs: int) -> str:
@@ -171,7 +178,7 @@ def decision(facts: dict, _: Translate = _same) -> str:
     where = "all" if facts.get("all_games") else ("game" if facts.get("game") else "")
     if kind == "claim":
         key: tuple = (kind, facts.get("against"), facts.get("result"))
-    elif kind in ("score", "disqualify"):
+    elif kind in ("score", "disqualify", "leave"):
         key = (kind,)
     elif kind == "withdraw":
         key = (kind, facts.get("result"))
@@ -184,6 +191,7 @@ def decision(facts: dict, _: Translate = _same) -> str:
         "game": facts.get("game") or "",
         "ply": facts.get("ply", "?"),
         "result": facts.get("result") or "",
+        **{key: facts.get(key, "") for key in ("first", "last", "begin", "end")},
     }
 
 
@@ -191,6 +199,13 @@ def _what(data: dict, _: Translate) -> str:
     """The decision of a "decision" or "appeal ruling" message: from its facts, in the reader's
     words; a message stored before the facts were kept has only the English phrase, shown as it is."""
     return decision(data["decision"], _) if data.get("decision") else data["what"]
+
+
+def _why(data: dict, _: Translate) -> str:
+    """The decision's reason; a leave granted without one says so in the reader's words."""
+    if not data["why"] and (data.get("decision") or {}).get("kind") == "leave":
+        return _(LEAVE_GRANTED)
+    return data["why"]
 
 
 # notation.write_position's words: the moves, then whose turn (`1. e4 c5 — White to play move 2`);
@@ -313,7 +328,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
     if kind in ("delay received", "failure received", "dispute received"):
         return _(REPORTS_RECEIVED[kind])
     if kind == "decision":
-        text = _("TD decision: %(what)s. Why: %(why)s.") % {"what": _what(data, _), "why": data["why"]}
+        text = _("TD decision: %(what)s. Why: %(why)s.") % {"what": _what(data, _), "why": _why(data, _)}
         if data.get("appeal_until"):
             text += " " + _("You may appeal (APPEAL text) until %(until)s.") % {
                 "until": clock_time(data["appeal_until"])

@@ -157,7 +157,16 @@ def test_it_writes_every_decision_phrase_whole_in_russian():
         for key, phrase in texts.DECISIONS.items():
             russian = translation.gettext(phrase)
             assert russian != phrase and not ENGLISH.search(russian), key
-            facts = {"kind": key[0], "player": "Иванов", "seconds": 60, "game": "ABC", "ply": 3, "result": "1-0"}
+            days = {"first": "2026-05-03", "last": "2026-05-04", "begin": "B", "end": "E"}
+            facts = {
+                "kind": key[0],
+                "player": "Иванов",
+                "seconds": 60,
+                "game": "ABC",
+                "ply": 3,
+                "result": "1-0",
+                **days,
+            }
             if key[0] == "claim":
                 facts.update(against=key[1], result=key[2])
             elif key[0] == "withdraw":
@@ -166,4 +175,30 @@ def test_it_writes_every_decision_phrase_whole_in_russian():
                 facts.update(all_games=key[1:] == ("all",), game="" if key[1:] == ("",) else "ABC")
             assert texts.decision(facts, translation.gettext) == russian % {
                 "player": "Иванов", "time": "0:01:00", "game": facts["game"], "ply": 3, "result": facts["result"],
+                **days,
             }  # fmt: skip
+
+
+def test_it_tells_a_leave_granted_in_russian_by_message_and_mail(cast, mailoutbox, django_capture_on_commit_callbacks):
+    from play.desk import leave as leaves
+
+    begin = datetime.datetime(2026, 5, 1, 12, tzinfo=datetime.UTC)
+    event = make_event(cast["td"], 3, code="leave", start=begin, control="259200/30+1200/10", leave_days=3,
+                       appeals_chair=cast["chair"])  # fmt: skip
+    player = event.entries.order_by("pk").first().player
+    choose(player, "ru")
+    link(cast["player"], player)
+    leave = leaves.leave_request(
+        event=event, player=player, first_day=datetime.date(2026, 5, 3), last_day=datetime.date(2026, 5, 4),
+        at=begin + datetime.timedelta(hours=1),
+    )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        leaves.leave_decide(leave=leave, grant=True, by=cast["td"], at=begin + datetime.timedelta(hours=2))
+    game = event.games.filter(white=player).first() or event.games.filter(black=player).first()
+    text = told(game, "decision", game.color_of(player.pk))
+    assert f"{player.full_name}: отпуск с 2026-05-03 по 2026-05-04 (UTC)" in text
+    assert "Основание: отпуск предоставлен." in text
+    assert not re.search(r"on leave|both clocks|leave granted|Why", text)
+    [mail] = mailoutbox
+    assert mail.subject == f"{event.name}: отпуск предоставлен"
+    assert mail.body == f"{player.full_name}: судья предоставил отпуск с 2026-05-03 по 2026-05-04 (UTC)."
