@@ -17,7 +17,6 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from federation import audit
@@ -64,7 +63,7 @@ def decision_facts(decision: Decision) -> dict:
 
 def describe(decision: Decision) -> str:
     """What a decision did, in the active language (the desk's page, a mail's reader)."""
-    return texts.decision(decision_facts(decision), gettext)
+    return texts.decision(decision_facts(decision), _)
 
 
 def described_in_english(decision: Decision) -> str:
@@ -106,7 +105,7 @@ def _mail_each(player_ids: set[int], write: Callable[[], tuple[str, str]]) -> No
     links = (
         PlayerLink.objects.filter(player_id__in=player_ids, status=PlayerLink.Status.CONFIRMED)
         .exclude(user__email="")
-        .select_related("player")
+        .select_related("player", "user")
         .order_by("user__email", "player_id")
     )
     languages: dict[str, str] = {}
