@@ -13,11 +13,12 @@ import datetime
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from federation import audit
 from play import services
 from play.desk import rulers
-from play.desk.services import DeskError, _mail_players, checked, player_games
+from play.desk.services import DeskError, _mail_each, checked, player_games
 from play.models import Leave, MobileEvent, MobileGame
 from play.rules import clock
 from play.rules.outbound import iso
@@ -89,16 +90,20 @@ def leave_decide(*, leave: Leave, grant: bool, by, reason: str = "", at: datetim
         leave.save(update_fields=["status", "decided_by", "decided_at", "reason"])
         name = leave.player.full_name
         what = f"{name} is on leave from {leave.first_day} to {leave.last_day} (UTC)"
+        days = {"first": str(leave.first_day), "last": str(leave.last_day)}
         if grant:
             games = (
                 event.games.filter(Q(white=leave.player) | Q(black=leave.player), status=MobileGame.Status.OPEN)
                 .select_related("white", "black")
                 .order_by("pk")
             )
+            # The facts, worded in each player's language (play.rules.texts.decision); the English
+            # phrase too, for the raw record.
+            facts = {"kind": "leave", "player": name, **days, "begin": iso(begin), "end": iso(end)}
             for game in games:
                 notice = ("decision", {
-                    "what": f"{what}: both clocks of this game stop from {iso(begin)} to {iso(end)}",
-                    "why": leave.reason or "leave granted", "appeal_until": None,
+                    "decision": facts, "what": f"{what}: both clocks of this game stop from {iso(begin)} to {iso(end)}",
+                    "why": leave.reason, "appeal_until": None,
                 })  # fmt: skip
                 services.game_rule(
                     game=game, action={"action": "pause", "begin": iso(begin), "end": iso(end)},
@@ -108,9 +113,19 @@ def leave_decide(*, leave: Leave, grant: bool, by, reason: str = "", at: datetim
             actor=by, action="play.leave_grant" if grant else "play.leave_refuse", target=leave, summary=str(leave),
             after={"status": leave.status, "begin": iso(begin), "end": iso(end)}, reason=leave.reason,
         )  # fmt: skip
-        verdict = "granted" if grant else "refused"
-        body = f"{what}: the TD {verdict} it." + (f" {leave.reason}" if leave.reason else "")
-        _mail_players({leave.player_id}, f"{event.name}: leave {verdict}", body)
+
+        def write() -> tuple[str, str]:
+            # Whole sentences per verdict, in each account's message language.
+            values = {"event": event.name, "player": name, **days}
+            if grant:
+                subject = _("%(event)s: leave granted") % values
+                body = _("%(player)s is on leave from %(first)s to %(last)s (UTC): the TD granted it.") % values
+            else:
+                subject = _("%(event)s: leave refused") % values
+                body = _("%(player)s asked for leave from %(first)s to %(last)s (UTC): the TD refused it.") % values
+            return subject, body + (f" {leave.reason}" if leave.reason else "")
+
+        _mail_each({leave.player_id}, write)
     return leave
 
 

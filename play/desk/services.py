@@ -10,19 +10,21 @@ entry; all in one transaction. Re-rating follows from the games' result changes 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from federation import audit
-from play import services, state
+from play import identities, services, state
 from play.desk import conflict
 from play.desk.rulers import deciders, may_decide, may_rule_appeals, may_rule_claims, refusal
-from play.models import Appeal, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission
-from play.rules import clock, ending
+from play.models import Appeal, Channel, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission
+from play.rules import clock, ending, texts
 from play.rules.outbound import iso
 from players.models import PlayerLink
 
@@ -42,36 +44,31 @@ class DeskError(services.PlayError):
 # --- decisions -----------------------------------------------------------------------------------
 
 
+def decision_facts(decision: Decision) -> dict:
+    """What a decision did, as facts (kind, player, time, game, claim, result): a message's data
+    carries them, and play.rules.texts.decision words them in each reader's language."""
+    effect = decision.effects[0] if decision.kind == Decision.Kind.CLAIM and decision.effects else {}
+    facts = {
+        "kind": decision.kind,
+        "player": decision.player.full_name if decision.player_id else "",
+        "seconds": decision.seconds,
+        "game": decision.game.code if decision.game_id else "",
+        "all_games": decision.all_games,
+        "result": decision.result,
+    }
+    if decision.kind == Decision.Kind.CLAIM:
+        facts.update(against=effect.get("against", "?"), ply=effect.get("ply", "?"))
+    return facts
+
+
 def describe(decision: Decision) -> str:
-    """What a decision did, in the words the players' messages and the desk show."""
-    who = f"{decision.player.full_name} " if decision.player_id else ""
-    where = " in all his games" if decision.all_games else (f" in #{decision.game.code}" if decision.game_id else "")
-    kind = decision.kind
-    if kind == Decision.Kind.CLAIM:
-        effect = decision.effects[0] if decision.effects else {}
-        return f"time claim against {effect.get('against', '?')} at ply {effect.get('ply', '?')} {decision.result}"
-    if kind == Decision.Kind.CREDIT:
-        return f"{who}credited {clock_text(decision.seconds)}{where}"
-    if kind in (Decision.Kind.CHARGE, Decision.Kind.PENALTY):
-        return f"{who}charged {clock_text(decision.seconds)}{where}" + (" as a penalty" if kind == "penalty" else "")
-    if kind == Decision.Kind.SCORE:
-        return f"game #{decision.game.code} scored {decision.result}"
-    if kind == Decision.Kind.DISQUALIFY:
-        return f"{who}disqualified; his unfinished games are scored as losses"
-    if kind == Decision.Kind.WITHDRAW:
-        what = {
-            "annul": "all his games are annulled",
-            "adjudicate": "his unfinished games are adjudicated",
-            "losses": "his unfinished games are scored as losses",
-        }
-        return f"{who}withdrawn; {what.get(decision.result, decision.result)}"
-    return f"ruling{where}"
+    """What a decision did, in the active language (the desk's page, a mail's reader)."""
+    return texts.decision(decision_facts(decision), _)
 
 
-def clock_text(seconds: int | None) -> str:
-    from play.rules.texts import duration
-
-    return duration(seconds or 0)
+def described_in_english(decision: Decision) -> str:
+    """The same in English: the audit log is the staff's log, kept in one language."""
+    return texts.decision(decision_facts(decision))
 
 
 def _appeal_until(at: datetime.datetime, norm: int) -> datetime.datetime:
@@ -79,8 +76,10 @@ def _appeal_until(at: datetime.datetime, norm: int) -> datetime.datetime:
 
 
 def _notice(decision: Decision) -> tuple[str, dict]:
+    # The facts, worded in each recipient's language; the English phrase too, for the raw record.
     return "decision", {
-        "what": describe(decision),
+        "decision": decision_facts(decision),
+        "what": described_in_english(decision),
         "why": decision.text,
         "appeal_until": iso(decision.appealable_until),
     }
@@ -98,18 +97,29 @@ def player_games(event: MobileEvent, player) -> list[MobileGame]:
     return _games_of(event, player, open_only=False)
 
 
-def _mail_players(player_ids: set[int], subject: str, body: str) -> None:
+def _mail_each(player_ids: set[int], write: Callable[[], tuple[str, str]]) -> None:
     """The decision by e-mail too, after commit, to every account confirmed to play as one of the
-    players (a parent for his child); no address, no mail. A failed mail does not undo it."""
-    emails = sorted(
-        set(
-            PlayerLink.objects.filter(player_id__in=player_ids, status=PlayerLink.Status.CONFIRMED)
-            .exclude(user__email="")
-            .values_list("user__email", flat=True)
-        )
+    players (a parent for his child); no address, no mail. A failed mail does not undo it. Each
+    account reads it in the message language of the player it plays as (the first, when several):
+    `write` gives the subject and body in the active language."""
+    links = (
+        PlayerLink.objects.filter(player_id__in=player_ids, status=PlayerLink.Status.CONFIRMED)
+        .exclude(user__email="")
+        .select_related("player", "user")
+        .order_by("user__email", "player_id")
     )
-    if emails:
-        transaction.on_commit(lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, emails, fail_silently=True))
+    languages: dict[str, str] = {}
+    for each in links:
+        languages.setdefault(each.user.email, identities.message_language(Channel.EMAIL, each.player))
+    for language in sorted(set(languages.values())):
+        emails = sorted(email for email, chosen in languages.items() if chosen == language)
+        with translation.override(language):
+            subject, body = write()
+        transaction.on_commit(
+            lambda subject=subject, body=body, emails=emails: send_mail(
+                subject, body, settings.DEFAULT_FROM_EMAIL, emails, fail_silently=True
+            )
+        )
 
 
 def _involved(decision: Decision) -> set[int]:
@@ -126,9 +136,19 @@ def _involved(decision: Decision) -> set[int]:
 
 
 def _mail_decision(decision: Decision) -> None:
-    body = f"{decision.event.name}: {describe(decision)}.\nWhy: {decision.text}\n"
-    body += f"You may appeal until {decision.appealable_until:%Y-%m-%d %H:%M:%S} UTC (APPEAL text, or the game page)."
-    _mail_players(_involved(decision), f"TD decision: {describe(decision)}", body)
+    def write() -> tuple[str, str]:
+        what = describe(decision)
+        body = "\n".join(
+            [
+                f"{decision.event.name}: {what}.",
+                _("Why: %(why)s") % {"why": decision.text},
+                _("You may appeal until %(until)s UTC (APPEAL text, or the game page).")
+                % {"until": f"{decision.appealable_until:%Y-%m-%d %H:%M:%S}"},
+            ]
+        )
+        return _("TD decision: %(what)s") % {"what": what}, body
+
+    _mail_each(_involved(decision), write)
 
 
 def _audit(decision: Decision, by, action: str, summary: str, reason: str) -> None:
@@ -217,8 +237,9 @@ def decision_make(
         decision.effects = effects
         decision.save(update_fields=["effects"])
         if answers is not None:
+            # The note in the deciding TD's own language (the desk he reads it on).
             DeskMark.objects.get_or_create(message=answers, defaults={"by": by, "at": at, "note": describe(decision)})
-        _audit(decision, by, "play.decision", f"{event.code}: {describe(decision)}", text)
+        _audit(decision, by, "play.decision", f"{event.code}: {described_in_english(decision)}", text)
         _mail_decision(decision)
     return decision
 
@@ -275,7 +296,7 @@ def claim_rule(
             effects=[{"game": game.pk, "against": against, "ply": ply, "no_further": no_further and not upheld}],
         )  # fmt: skip
         services.game_rule(game=game, action={"action": "note"}, text=text, by=by, at=at, notice=_notice(decision))
-        _audit(decision, by, "play.claim_decision", f"#{game.code}: {describe(decision)}", text)
+        _audit(decision, by, "play.claim_decision", f"#{game.code}: {described_in_english(decision)}", text)
         _mail_decision(decision)
     return decision
 
@@ -309,7 +330,10 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
     if game.event_id != decision.event_id or (decision.game_id and decision.game_id != game.pk):
         raise DeskError("the appeal is from another game than the decision's")
     appellant = game.player_of(message.data.get("from"))
-    data = {"what": describe(decision), "why": reasons, "reversed": reverse}
+    data = {
+        "decision": decision_facts(decision), "what": described_in_english(decision), "why": reasons,
+        "reversed": reverse,
+    }  # fmt: skip
     with transaction.atomic():
         appeal = Appeal.objects.create(
             decision=decision, message=message, player=appellant, reversed=reverse, reasons=reasons, by=by, at=at
@@ -334,16 +358,30 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
                                notice=("appeal ruling", data))  # fmt: skip
         audit.record(
             actor=by, action="play.appeal_ruling", target=appeal,
-            summary=f"{event.code}: appeal of {describe(decision)} {'reversed' if reverse else 'upheld'}",
+            summary=f"{event.code}: appeal of {described_in_english(decision)} {'reversed' if reverse else 'upheld'}",
             after={"decision": decision.pk, "reversed": reverse}, reason=reasons,
         )  # fmt: skip
-        verdict = "reversed" if reverse else "upheld"
-        _mail_players(
-            _involved(decision) | {game.white_id, game.black_id},
-            f"Appeal ruled: the TD decision is {verdict}",
-            f"{event.name}: the TD decision ({describe(decision)}) is {verdict}.\nReasons: {reasons}\n"
-            "This ruling is final.",
-        )
+
+        def write() -> tuple[str, str]:
+            # Whole sentences per verdict: the Russian participle agrees with "решение".
+            if reverse:
+                subject, ruled = (
+                    _("Appeal ruled: the TD decision is reversed"),
+                    _("%(event)s: the TD decision (%(what)s) is reversed."),
+                )
+            else:
+                subject, ruled = (
+                    _("Appeal ruled: the TD decision is upheld"),
+                    _("%(event)s: the TD decision (%(what)s) is upheld."),
+                )
+            body = [
+                ruled % {"event": event.name, "what": describe(decision)},
+                _("Reasons: %(reasons)s") % {"reasons": reasons},
+                _("This ruling is final."),
+            ]
+            return subject, "\n".join(body)
+
+        _mail_each(_involved(decision) | {game.white_id, game.black_id}, write)
     return appeal
 
 
@@ -458,7 +496,7 @@ def withdraw(
             effects.append({"game": game.pk, "before": before, "after": [step["result"], step["termination"]]})
         decision.effects = effects
         decision.save(update_fields=["effects"])
-        _audit(decision, by, "play.withdrawal", f"{event.code}: {describe(decision)}", text)
+        _audit(decision, by, "play.withdrawal", f"{event.code}: {described_in_english(decision)}", text)
         _mail_decision(decision)
     return decision
 

@@ -89,6 +89,41 @@ RULINGS = {
     False: gettext_noop("Appeal ruled: the TD decision (%(what)s) is upheld. Reasons: %(why)s. This ruling is final."),
 }
 
+# What a TD decision did (play.desk.services.decision_facts), one whole phrase per case: Russian
+# declines the colour, and "upheld" or "credited" agree with their nouns, so no word is inserted.
+# The keys: (kind, against, result) of a claim; (kind, where) of time and other rulings, where is
+# "all" (all his games), "game" (one game) or ""; (kind, mode) of a withdrawal.
+DECISIONS = {
+    ("claim", "white", "upheld"): gettext_noop("time claim against white at ply %(ply)s upheld"),
+    ("claim", "white", "dismissed"): gettext_noop("time claim against white at ply %(ply)s dismissed"),
+    ("claim", "black", "upheld"): gettext_noop("time claim against black at ply %(ply)s upheld"),
+    ("claim", "black", "dismissed"): gettext_noop("time claim against black at ply %(ply)s dismissed"),
+    ("credit", "all"): gettext_noop("%(player)s credited %(time)s in all his games"),
+    ("credit", "game"): gettext_noop("%(player)s credited %(time)s in #%(game)s"),
+    ("credit", ""): gettext_noop("%(player)s credited %(time)s"),
+    ("charge", "all"): gettext_noop("%(player)s charged %(time)s in all his games"),
+    ("charge", "game"): gettext_noop("%(player)s charged %(time)s in #%(game)s"),
+    ("charge", ""): gettext_noop("%(player)s charged %(time)s"),
+    ("penalty", "all"): gettext_noop("%(player)s charged %(time)s in all his games as a penalty"),
+    ("penalty", "game"): gettext_noop("%(player)s charged %(time)s in #%(game)s as a penalty"),
+    ("penalty", ""): gettext_noop("%(player)s charged %(time)s as a penalty"),
+    ("score",): gettext_noop("game #%(game)s scored %(result)s"),
+    ("disqualify",): gettext_noop("%(player)s disqualified; his unfinished games are scored as losses"),
+    ("withdraw", "annul"): gettext_noop("%(player)s withdrawn; all his games are annulled"),
+    ("withdraw", "adjudicate"): gettext_noop("%(player)s withdrawn; his unfinished games are adjudicated"),
+    ("withdraw", "losses"): gettext_noop("%(player)s withdrawn; his unfinished games are scored as losses"),
+    ("other", "all"): gettext_noop("ruling in all his games"),
+    ("other", "game"): gettext_noop("ruling in #%(game)s"),
+    ("other", ""): gettext_noop("ruling"),
+    # A leave granted (play.desk.leave): its facts add the days and the paused period.
+    ("leave",): gettext_noop(
+        "%(player)s is on leave from %(first)s to %(last)s (UTC): both clocks of this game stop from %(begin)s to "
+        "%(end)s"
+    ),
+}
+# The reason of a leave granted without one.
+LEAVE_GRANTED = gettext_noop("leave granted")
+
 
 def duration(secs: int) -> str:
     """Seconds as h:mm:ss (negative when the flag has fallen: '-0:02:10')."""
@@ -133,6 +168,44 @@ def _claim(data: dict, _: Translate) -> str:
         "status": _word(data["status"], CLAIM_STATUS, _),
         "until": clock_time(data.get("protest_until")),
     }
+
+
+def decision(facts: dict, _: Translate = _same) -> str:
+    """What a TD decision did, from its facts (play.desk.services.decision_facts), in English or,
+    with `_`, in the language it translates to. Facts that fit no phrase (a claim without its
+    colour, an unknown withdrawal) are a ruling on the game."""
+    kind = facts.get("kind")
+    where = "all" if facts.get("all_games") else ("game" if facts.get("game") else "")
+    if kind == "claim":
+        key: tuple = (kind, facts.get("against"), facts.get("result"))
+    elif kind in ("score", "disqualify", "leave"):
+        key = (kind,)
+    elif kind == "withdraw":
+        key = (kind, facts.get("result"))
+    else:
+        key = (kind, where)
+    phrase = DECISIONS.get(key) or DECISIONS[("other", "game" if facts.get("game") else "")]
+    return _(phrase) % {
+        "player": facts.get("player") or "",
+        "time": duration(facts.get("seconds") or 0),
+        "game": facts.get("game") or "",
+        "ply": facts.get("ply", "?"),
+        "result": facts.get("result") or "",
+        **{key: facts.get(key, "") for key in ("first", "last", "begin", "end")},
+    }
+
+
+def _what(data: dict, _: Translate) -> str:
+    """The decision of a "decision" or "appeal ruling" message: from its facts, in the reader's
+    words; a message stored before the facts were kept has only the English phrase, shown as it is."""
+    return decision(data["decision"], _) if data.get("decision") else data["what"]
+
+
+def _why(data: dict, _: Translate) -> str:
+    """The decision's reason; a leave granted without one says so in the reader's words."""
+    if not data["why"] and (data.get("decision") or {}).get("kind") == "leave":
+        return _(LEAVE_GRANTED)
+    return data["why"]
 
 
 # notation.write_position's words: the moves, then whose turn (`1. e4 c5 — White to play move 2`);
@@ -255,7 +328,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
     if kind in ("delay received", "failure received", "dispute received"):
         return _(REPORTS_RECEIVED[kind])
     if kind == "decision":
-        text = _("TD decision: %(what)s. Why: %(why)s.") % {"what": data["what"], "why": data["why"]}
+        text = _("TD decision: %(what)s. Why: %(why)s.") % {"what": _what(data, _), "why": _why(data, _)}
         if data.get("appeal_until"):
             text += " " + _("You may appeal (APPEAL text) until %(until)s.") % {
                 "until": clock_time(data["appeal_until"])
@@ -268,7 +341,7 @@ def render(kind: str, data: dict, _: Translate = _same) -> str:
         }
     if kind == "appeal ruling":
         # Whole sentences, not a verdict word: "upheld" is also a claim's status, of another gender in Russian.
-        return _(RULINGS[bool(data["reversed"])]) % {"what": data["what"], "why": data["why"]}
+        return _(RULINGS[bool(data["reversed"])]) % {"what": _what(data, _), "why": data["why"]}
     if kind == "rate limited":
         return _(
             "Too many messages: at most %(limit)s a minute. This one was not read; send it again in %(seconds)s s."
