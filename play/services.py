@@ -481,9 +481,7 @@ def rate_notice(channel: str, sender: str, at: datetime.datetime) -> list[Transm
     if player is None:
         return []
     data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": ratelimit.window_left(at)}
-    rows = _write_out(None, player, channel, sender, "rate limited", data, at)
-    _after_commit(rows, [])
-    return rows
+    return _write_out(None, player, channel, sender, "rate limited", data, at)
 
 
 def reply_send(
