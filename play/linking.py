@@ -97,12 +97,18 @@ def number_normalise(text: str) -> str:
     return raw
 
 
+def _full_until(codes, now: datetime.datetime, window: datetime.timedelta, limit: int) -> datetime.datetime | None:
+    """When `codes` made within `window` before `now` number fewer than `limit` again (the
+    limit-th latest leaves the window), or None when they are fewer already."""
+    times = sorted(codes.filter(created_at__gt=now - window).values_list("created_at", flat=True))
+    return times[-limit] + window if len(times) >= limit else None
+
+
 def _rate_check(codes, now: datetime.datetime, sentence: str, **values) -> None:
     """At most CODES_PER_HOUR codes an hour; `sentence` (translated, with %(count)s and %(time)s)
     says when to ask again."""
-    recent = sorted(codes.filter(created_at__gt=now - RATE_WINDOW).values_list("created_at", flat=True))
-    if len(recent) >= CODES_PER_HOUR:
-        again = recent[-CODES_PER_HOUR] + RATE_WINDOW
+    again = _full_until(codes, now, RATE_WINDOW, CODES_PER_HOUR)
+    if again is not None:
         raise LinkError(sentence % {"count": CODES_PER_HOUR, "time": f"{again:%H:%M}", **values})
 
 
@@ -124,17 +130,21 @@ def _day_check(*, user, player, channel: str, now: datetime.datetime, number: st
     `channel`, and (given the `number` asked for) PLAY_NUMBERS_PER_DAY different numbers for the
     player's SMS codes. In the caller's transaction, the player and the account locked, so two
     quick requests cannot both pass."""
-    day = VerificationCode.objects.filter(channel=channel, created_at__gt=now - DAY)
+    on_channel = VerificationCode.objects.filter(channel=channel)
     limit = settings.PLAY_CODES_PER_DAY
-    for codes, msgid in ((day.filter(created_by=user), ACCOUNT_DAY), (day.filter(player=player), PLAYER_DAY)):
-        times = sorted(codes.values_list("created_at", flat=True))
-        if len(times) >= limit:
-            _day_refuse(msgid, limit, player, times[-limit] + DAY)
+    for codes, msgid in (
+        (on_channel.filter(created_by=user), ACCOUNT_DAY),
+        (on_channel.filter(player=player), PLAYER_DAY),
+    ):
+        again = _full_until(codes, now, DAY, limit)
+        if again is not None:
+            _day_refuse(msgid, limit, player, again)
     if number is None:
         return
     # The latest code to each other number: the count falls when the earliest of those is a day old.
     latest: dict[str, datetime.datetime] = {}
-    for address, created in day.filter(player=player).exclude(address=number).values_list("address", "created_at"):
+    day = on_channel.filter(player=player, created_at__gt=now - DAY).exclude(address=number)
+    for address, created in day.values_list("address", "created_at"):
         latest[address] = max(created, latest.get(address, created))
     limit = settings.PLAY_NUMBERS_PER_DAY
     if len(latest) >= limit:
