@@ -219,9 +219,14 @@ def ply_of(number: int, color: chess.Color) -> int:
     return 2 * (number - 1) + (0 if color == chess.WHITE else 1)
 
 
+def move_number(ply: int) -> int:
+    """The move a ply (0 for White's first) belongs to."""
+    return ply // 2 + 1
+
+
 def number_label(ply: int) -> str:
     """The move number as written before the move of a ply: `12.` for White, `12...` for Black."""
-    return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
+    return f"{move_number(ply)}." if ply % 2 == 0 else f"{move_number(ply)}..."
 
 
 def write_move(board: chess.Board, move: chess.Move, ply: int | None = None) -> str:
@@ -267,5 +272,5 @@ def write_position(moves: list[chess.Move], board: chess.Board | None = None) ->
     ply = ply_of(start.fullmove_number, start.turn) + len(moves)
     side = "White" if ply % 2 == 0 else "Black"
     record = write_moves(moves, first_ply=ply - len(moves), board=start)
-    turn = f"{side} to play move {ply // 2 + 1}"
+    turn = f"{side} to play move {move_number(ply)}"
     return f"{record} — {turn}" if record else turn
