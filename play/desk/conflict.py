@@ -41,9 +41,9 @@ def owned(user_ids: Iterable[int | None]) -> dict[int, set[int]]:
     return found
 
 
-def case_games(decision: Decision | None = None, message: Transmission | None = None) -> list[MobileGame]:
-    """The games a decision (and an appeal of it) is about: its game, the games it changed, the
-    appeal's game."""
+def case_game_ids(decision: Decision | None = None, message: Transmission | None = None) -> set[int]:
+    """The ids of the games a decision (and an appeal of it) is about: its game, the games it
+    changed, the appeal's game."""
     ids: set[int] = set()
     if decision is not None:
         ids |= {effect["game"] for effect in decision.effects if "game" in effect}
@@ -51,6 +51,12 @@ def case_games(decision: Decision | None = None, message: Transmission | None = 
             ids.add(decision.game_id)
     if message is not None and message.game_id:
         ids.add(message.game_id)
+    return ids
+
+
+def case_games(decision: Decision | None = None, message: Transmission | None = None) -> list[MobileGame]:
+    """The games of case_game_ids, read."""
+    ids = case_game_ids(decision, message)
     return list(MobileGame.objects.filter(pk__in=ids).only("pk", "code", "white_id", "black_id"))
 
 

@@ -27,12 +27,17 @@ def decider_of(event: MobileEvent, game: MobileGame | None, owners: dict[int, se
     return None
 
 
+def role_of(event: MobileEvent, actor: int | None) -> str:
+    """The role (conflict.TD, CHAIR or STAFF) of who acts on a case: the user id decider_of gives,
+    None for another member of staff."""
+    if actor is None:
+        return conflict.STAFF
+    return conflict.TD if actor == event.td_id else conflict.CHAIR
+
+
 def next_in_line(event: MobileEvent, game: MobileGame | None, owners: dict[int, set[int]] | None = None) -> str:
     """Who decides on the game, as a role (conflict.TD, CHAIR or STAFF)."""
-    decider = decider_of(event, game, owners)
-    if decider is None:
-        return conflict.STAFF
-    return conflict.TD if decider == event.td_id else conflict.CHAIR
+    return role_of(event, decider_of(event, game, owners))
 
 
 def _staff_without_conflict(user, games: list[MobileGame | None], **case) -> bool:

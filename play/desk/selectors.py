@@ -149,20 +149,11 @@ class _Case:
         ruler = self.user.pk in (self.event.td_id, self.event.appeals_chair_id) or self.staff
         reason = ruler and self._reason(self.user.pk, games)
         if reason:
-            to = to or (
-                conflict.STAFF
-                if actor is None
-                else conflict.CHAIR
-                if actor == self.event.appeals_chair_id
-                else conflict.TD
-            )
-            return {"mine": False, "passed": conflict.passed_on(reason, to)}
+            return {"mine": False, "passed": conflict.passed_on(reason, to or rulers.role_of(self.event, actor))}
         return {"mine": actor == self.user.pk or (actor is None and self.staff), "passed": ""}
 
     def of_appeal(self, decision: Decision | None, row: Transmission) -> dict:
-        ids = {row.game_id, decision.game_id if decision else None}
-        ids |= {e.get("game") for e in (decision.effects if decision else [])}
-        games = [self.games[pk] for pk in ids if pk in self.games]
+        games = [self.games[pk] for pk in conflict.case_game_ids(decision, row) if pk in self.games]
         chair = self.event.appeals_chair_id
         actor = None if self._reason(chair, games, decision, row) else chair
         ruler = self.user.pk == chair or self.staff
