@@ -7,24 +7,14 @@ h:mm:ss, and UTC "dd.mm HH:MM:SS"), so a page and an SMS of the same move read t
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from play.models import Color
 from play.rules import texts
 
 register = template.Library()
 
 # The machine's termination words (play/rules/ending.py, the transcript's output), for readers.
-TERMINATIONS = {
-    "checkmate": _("checkmate"),
-    "resignation": _("resignation"),
-    "time": _("time"),
-    "draw agreed": _("draw agreed"),
-    "stalemate": _("stalemate"),
-    "insufficient material": _("insufficient material"),
-    "repetition": _("repetition"),
-    "fifty moves": _("fifty moves"),
-    "seventy-five moves": _("seventy-five moves"),
-    "pending claim": _("pending claim"),
-    "in progress": _("in progress"),
-}
+# Their msgids are marked once, in play/rules/texts.py, where the messages use them too.
+TERMINATIONS = {word: _(word) for word in texts.TERMINATIONS}
 
 # A referral's reason code (rule 4c) as a headline; the machine's explanation follows it.
 REASONS = {
@@ -52,7 +42,7 @@ REPLIES = {
 }
 
 # Who a transmission of the continuous record is from or to (Transmission.party).
-PARTIES = {"white": _("White"), "black": _("Black"), "td": _("TD")}
+PARTIES = {**dict(Color.choices), "td": _("TD")}
 
 CLAIM_STATUS = {"open": _("open"), "protested": _("protested"), "conceded": _("conceded"), "upheld": _("upheld"),
                 "dismissed": _("dismissed")}  # fmt: skip
