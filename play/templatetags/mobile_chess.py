@@ -17,14 +17,7 @@ register = template.Library()
 TERMINATIONS = {word: _(word) for word in texts.TERMINATIONS}
 
 # A referral's reason code (rule 4c) as a headline; the machine's explanation follows it.
-REASONS = {
-    "turn": _("it is not your turn"),
-    "illegible": _("the message cannot be read"),
-    "number": _("wrong move number"),
-    "repetition": _("missing or wrong repetition of your opponent's move"),
-    "illegal": _("illegal move"),
-    "ambiguous": _("ambiguous move"),
-}
+REASONS = {code: _(words) for code, words in texts.REASONS.items()}
 
 # What each kind of reply is, as the alert's title.
 REPLIES = {
