@@ -17,7 +17,7 @@ def co_arbiter_add(*, tournament: Tournament, username: str, by) -> object:
     from django.contrib.auth import get_user_model
 
     from federation import audit
-    from tournaments.permissions import is_arbiter
+    from tournaments.arbiters.permissions import is_arbiter
 
     user = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
     if user is None or not is_arbiter(user):

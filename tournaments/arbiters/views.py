@@ -13,12 +13,14 @@ from django.views.decorators.http import require_http_methods
 
 from ratings.notices import tell_if_waiting
 from ratings.selectors import tournament_run
-from tournaments import co_arbiters, selectors, services, worker_uploads
-from tournaments.forms import CoArbiterForm, CoArbiterRemoveForm, ConfirmForm, UploadForm
+from tournaments import selectors, services
+from tournaments.arbiters import co_arbiters
+from tournaments.arbiters.forms import CoArbiterForm, CoArbiterRemoveForm, ConfirmForm, UploadForm
+from tournaments.arbiters.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
 from tournaments.importers import bundles
 from tournaments.importers.base import ResultFileError, shown
 from tournaments.models import Tournament, Upload
-from tournaments.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
+from tournaments.uploads import worker
 
 
 def _arbiter_required(request):
@@ -46,7 +48,7 @@ def upload(request):
         chosen = [(file.name, file.read()) for file in form.cleaned_data["file"]]
         try:
             file_name, data = bundles.combine(chosen)
-            created = worker_uploads.upload_start(user=request.user, file_name=file_name, data=data)
+            created = worker.upload_start(user=request.user, file_name=file_name, data=data)
         except (services.UploadRefused, ResultFileError) as refused:
             problems = refused.problems
         else:

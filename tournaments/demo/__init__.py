@@ -8,7 +8,7 @@ import datetime
 import random
 from dataclasses import dataclass
 
-from tournaments import synthetic
+from tournaments.demo import synthetic
 from tournaments.importers.trf import format_player_line
 
 FAMILY = ["Иванов", "Смирнов", "Кузнецов", "Попов", "Васильев", "Петров", "Соколов", "Михайлов", "Новиков",

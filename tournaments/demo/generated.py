@@ -1,5 +1,5 @@
 """A generated federation written in bulk (for benchmarks and load tests): the plan comes from the
-pure tournaments.generator; this module stores it."""
+pure tournaments.demo.generator; this module stores it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ class GenerateRefused(Exception):
 
 
 def federation_generate(*, players: int, tournaments: int, seed: int) -> dict:
-    """Write a synthetic federation (tournaments.generator) with bulk inserts, in one transaction.
+    """Write a synthetic federation (tournaments.demo.generator) with bulk inserts, in one transaction.
 
     Into an empty federation only: the generated FIDE ids and names would mix with real ones.
     The tournaments are confirmed, waiting for a rating run (`rerate`, or `--rate`).
@@ -25,7 +25,7 @@ def federation_generate(*, players: int, tournaments: int, seed: int) -> dict:
     from federation.bulk import copy_rows
     from players.models import Region
     from players.services import allocate_federation_ids
-    from tournaments import generator
+    from tournaments.demo import generator
 
     if Player.objects.exists() or Tournament.objects.exists():
         raise GenerateRefused(

@@ -21,7 +21,7 @@ import itertools
 import random
 from dataclasses import dataclass, field
 
-from tournaments import synthetic
+from tournaments.demo import synthetic
 
 FAMILY = ("Иванов", "Смирнов", "Кузнецов", "Попов", "Васильев", "Петров", "Соколов", "Михайлов", "Новиков",
           "Фёдоров", "Морозов", "Волков", "Алексеев", "Лебедев", "Семёнов", "Егоров", "Павлов", "Козлов",

@@ -1,8 +1,8 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments.public import views
 
-app_name = "tournaments"
+# Included by tournaments/urls.py, whose namespace ("tournaments") these names live in.
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("<int:pk>/", views.tournament_detail, name="detail"),

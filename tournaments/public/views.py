@@ -3,7 +3,7 @@ from django.shortcuts import render
 
 from federation.pagecache import cache_public_page
 from tournaments import selectors
-from tournaments.filters import TournamentFilter
+from tournaments.public.filters import TournamentFilter
 
 
 @cache_public_page

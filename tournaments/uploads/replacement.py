@@ -1,6 +1,6 @@
 """Confirming an upload that repeats a tournament the federation holds already (issue #13).
 
-`tournaments.duplicates` finds the earlier tournament; here the confirmation is refused unless
+`tournaments.uploads.duplicates` finds the earlier tournament; here the confirmation is refused unless
 the arbiter says the upload replaces it and may do so (its chief arbiter or the federation).
 The earlier tournament is then withdrawn by the staff correction itself
 (`federation.corrections.tournament_withdraw`, which queues the re-rating from its date), in the
@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 
 from federation import audit
 from federation.corrections import CorrectionError, tournament_withdraw
-from tournaments.duplicates import duplicates_of_preview
+from tournaments.arbiters.permissions import can_replace_tournament
 from tournaments.models import Tournament, Upload
-from tournaments.permissions import can_replace_tournament
-from tournaments.services import ConfirmError
+from tournaments.uploads.duplicates import duplicates_of_preview
+from tournaments.uploads.errors import ConfirmError
 
 
 def replaced_tournament(upload, details, resolved, *, user, replaces):

@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tournaments import services
-from tournaments.importers import sniff
+from tournaments import enqueue, services
 from tournaments.importers.base import ERROR, Place, Problem
+from tournaments.importers.registry import sniff
 from tournaments.models import Upload
 
 logger = logging.getLogger(__name__)
@@ -72,10 +72,13 @@ def _queue_parse(upload_id: int) -> None:
 def _publish_parse(upload_id: int) -> None:
     """Send the reading to a worker; with the broker down, read it here rather than answer a 500 or
     leave the upload "being read" for ever (the arbiter waits as long as the reading takes)."""
-    from tournaments.tasks import parse_upload
-
     try:
-        parse_upload.apply_async((upload_id,), retry=True, retry_policy={"max_retries": 1, "interval_start": 0.2})
+        enqueue.send(
+            "tournaments.tasks.parse_upload",
+            (upload_id,),
+            retry=True,
+            retry_policy={"max_retries": 1, "interval_start": 0.2},
+        )
     except Exception:
         logger.warning("upload %s could not be sent to the queue; it is read in the request", upload_id, exc_info=True)
         upload_parse(upload_id=upload_id)

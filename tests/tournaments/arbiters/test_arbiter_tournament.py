@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from federation.models import AuditEntry
 from tests.base import BaseTestCase, federation_admin
-from tests.tournaments.test_upload_views import small_trf
+from tests.tournaments.arbiters.test_upload_views import small_trf
 from tournaments import services
 from tournaments.roles import ARBITERS
 

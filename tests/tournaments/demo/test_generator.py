@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from players.models import Club, Player, Region
 from ratings.models import PlayerRating, RatingChange
-from tournaments import generator
+from tournaments.demo import generator
 from tournaments.models import Game, Participant, Tournament
 
 

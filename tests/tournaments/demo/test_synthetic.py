@@ -6,9 +6,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import synthetic
-from tournaments.demo import season
-from tournaments.importers import read_result_file
+from tournaments.demo import season, synthetic
+from tournaments.importers.registry import read_result_file
 
 
 def _check(games, players, rounds):

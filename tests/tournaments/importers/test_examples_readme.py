@@ -3,7 +3,7 @@ path, commit, licence) and what the importer must do with it."""
 
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def rows():

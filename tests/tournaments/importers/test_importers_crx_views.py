@@ -14,8 +14,8 @@ from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
 from tests.tournaments.files import EXAMPLES, earned, example, xlsx
-from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import PLAYER_LIST, RESULTS, ResultFileError
+from tournaments.importers.registry import read_result_file, sniff
 from tournaments.models import Tournament, Upload
 
 APRIL = "cr-keshmat-rapid-2025-04-ranking-crosstable.xlsx"

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 
 from tests.tournaments.files import example
-from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import PLAYER_LIST, RESULTS
+from tournaments.importers.registry import read_result_file, sniff
 
 
 @pytest.fixture(scope="module")

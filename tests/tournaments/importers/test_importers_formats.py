@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from tests.tournaments.files import trf, trf_player, xlsx
-from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import ResultFileError
 from tournaments.importers.dates import parse_date
+from tournaments.importers.registry import read_result_file, sniff
 
 
 def codes(parsed):

@@ -10,8 +10,8 @@ import lxml.html
 import pytest
 
 from tests.tournaments.files import earned, example
-from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import BYE, FORFEIT, HALF_BYE, PLAYER_LIST, RESULTS, ResultFileError
+from tournaments.importers.registry import read_result_file, sniff
 from tournaments.importers.roundrobin import berger
 
 ARAD = "cr-arad-open-2026-crosstable.html"

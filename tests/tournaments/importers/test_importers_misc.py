@@ -12,8 +12,9 @@ from django.contrib.auth.models import Group
 from players.models import Player
 from tests.tournaments.files import earned, example, trf, trf_player, xlsx
 from tournaments import services
-from tournaments.importers import ResultFileError, read_result_file, sniff
+from tournaments.importers.base import ResultFileError
 from tournaments.importers.dates import parse_date, two_digit_order
+from tournaments.importers.registry import read_result_file, sniff
 from tournaments.models import Tournament, Upload
 
 

@@ -17,8 +17,8 @@ from tests.base import ArbiterTestCase
 from tests.players.factories import PlayerFactory
 from tests.tournaments.files import earned, example
 from tournaments import services
-from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import ResultFileError
+from tournaments.importers.registry import read_result_file, sniff
 from tournaments.models import Tournament, Upload
 
 FILES = (

@@ -9,8 +9,8 @@ import lxml.html
 import pytest
 
 from tests.tournaments.files import earned, example
-from tournaments.importers import read_result_file, sniff
 from tournaments.importers.base import PLAYED, PLAYER_LIST, RESULTS
+from tournaments.importers.registry import read_result_file, sniff
 
 STANDINGS = "vega-best-in-the-west-2025-standings.html"
 CROSSTABLE = "vega-best-in-the-west-2025-crosstable.html"

@@ -7,8 +7,9 @@ from django.urls import reverse
 
 from tests.base import ArbiterTestCase
 from tests.tournaments.files import example, small_trf
-from tournaments.importers import ResultFileError, read_result_file
+from tournaments.importers.base import ResultFileError
 from tournaments.importers.bundles import combine
+from tournaments.importers.registry import read_result_file
 from tournaments.models import Upload
 
 SP = {role: example(f"sp-gonzaga-2010.{role}") for role in ("trn", "sco", "ini")}

@@ -15,10 +15,10 @@ from ratings.models import PlayerRating, RatingChange
 from tests.base import ArbiterTestCase
 from tests.tournaments.files import trf, trf_player
 from tournaments import services
-from tournaments.duplicates import duplicates_of_preview
 from tournaments.models import Tournament, Upload
 from tournaments.roles import FEDERATION_ADMINS
 from tournaments.selectors import preview_duplicates
+from tournaments.uploads.duplicates import duplicates_of_preview
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from players.names import is_invisible
 from tests.base import BaseTestCase
 from tests.tournaments.files import trf, trf_player, xlsx
 from tournaments import services
-from tournaments.forms import ConfirmForm
+from tournaments.arbiters.forms import ConfirmForm
 from tournaments.models import Tournament, Upload
 
 RLO, ZWSP, LRI, SHY, BOM = "\u202e", "\u200b", "\u2066", "\u00ad", "\ufeff"

@@ -10,8 +10,9 @@ from django.utils import translation
 from federation import pagecache
 from tests.base import ArbiterTestCase
 from tests.tournaments.files import big_pgn, small_trf
-from tournaments import services, worker_uploads
+from tournaments import services
 from tournaments.models import Upload
+from tournaments.uploads import worker as worker_uploads
 
 
 def tasks(callbacks):
@@ -87,7 +88,7 @@ class WorkerUploadsTestCase(ArbiterTestCase):
         from django.utils import timezone
 
         self.login(self.arbiter)
-        with mock.patch("tournaments.worker_uploads._queue_parse"):  # the message is lost (worker killed)
+        with mock.patch("tournaments.uploads.worker._queue_parse"):  # the message is lost (worker killed)
             self.post_file("cup.trf", small_trf())
             self.post_file("other.trf", small_trf() + b"\n")
         lost, fresh = Upload.objects.order_by("pk")
