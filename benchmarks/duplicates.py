@@ -6,7 +6,7 @@ Uses PostgreSQL: BENCH_DATABASE_URL, or a database of its own at 127.0.0.1
 (federation_duplicates, created, migrated and generated once). Each sample re-uploads an
 existing tournament (its games among its players, exactly as a matched preview holds them)
 and a shuffled non-duplicate (the same players on the same days, other pairings), and times
-`tournaments.duplicates.find_duplicates`; the median and the worst are printed, with the
+`tournaments.uploads.duplicates.find_duplicates`; the median and the worst are printed, with the
 query plan of the candidate query.
 """
 
@@ -42,8 +42,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection, reset_queries
 
-    from tournaments.duplicates import FileGame, find_duplicates
     from tournaments.models import Game, Tournament
+    from tournaments.uploads.duplicates import FileGame, find_duplicates
 
     call_command("migrate", verbosity=0)
     if not Tournament.objects.exists():

@@ -22,13 +22,13 @@ from collections import defaultdict
 from ratings.engines import gcr, mchess, orr
 from ratings.engines import playchess as pc
 from ratings.engines.common import Game
-from tournaments import synthetic
+from tournaments.demo import synthetic
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
 
 def swiss(rng: random.Random, strengths: list[float], rounds: int) -> list[Game]:
-    """The shared synthetic Swiss (tournaments/synthetic.py) as engine games, byes left out."""
+    """The shared synthetic Swiss (tournaments/demo/synthetic.py) as engine games, byes left out."""
     return [
         Game(rnd, white, black, res)
         for rnd, white, black, res in synthetic.swiss(rng, strengths, rounds)

@@ -2,7 +2,7 @@
 
     python -m benchmarks.html_preview [--players 300] [--rounds 11] [--runs 3]
 
-The page is built from a generated Swiss tournament (tournaments.synthetic) the way chess-results
+The page is built from a generated Swiss tournament (tournaments.demo.synthetic) the way chess-results
 lays out its "Starting rank crosstable" page: the title lines, the details table, navigation rows
 naming other views, and the player table (`17w1`, `5b½`, `-1` cells, points and ranks), written
 with lxml's builder. The preview (services.preview_build: read, check, match against the
@@ -27,7 +27,7 @@ def crosstable_page(seed: int, players: int, rounds: int) -> bytes:
     import lxml.html
     from lxml.html import builder as E
 
-    from tournaments import synthetic
+    from tournaments.demo import synthetic
 
     rng = random.Random(seed)
     strengths = sorted((rng.gauss(1800, 300) for _ in range(players)), reverse=True)

@@ -55,7 +55,7 @@ def create_database(url: str) -> None:
 
 
 def tournament_file(seed: int, players: int, rounds: int, *, start: datetime.date) -> bytes:
-    from tournaments import synthetic
+    from tournaments.demo import synthetic
     from tournaments.importers.trf import format_player_line
 
     rng = random.Random(seed)

@@ -3,7 +3,7 @@
     python -m benchmarks.swissmanager_preview [--players 300] [--rounds 11] [--runs 5]
 
 No real file that large is in examples/, so one is written here: a Swiss paired by
-tournaments.synthetic (real pairing rules, one-point bye for the odd player), laid out byte for
+tournaments.demo.synthetic (real pairing rules, one-point bye for the odd player), laid out byte for
 byte as tournaments/importers/swissmanager.py documents the format, then read back and checked
 (players, games, points) before anything is timed. Uses a fresh SQLite database of its own
 (the federation's players to match against are a few hundred generated ones).
@@ -66,7 +66,7 @@ def write_tunx(name: str, start: datetime.date, rounds: int, players: list[dict]
 
 
 def build(players: int, rounds: int, seed: int = 7) -> tuple[bytes, list, list]:
-    from tournaments import synthetic
+    from tournaments.demo import synthetic
 
     rng = random.Random(seed)
     strengths = [rng.gauss(1600, 300) for _ in range(players)]
@@ -87,7 +87,7 @@ def build(players: int, rounds: int, seed: int = 7) -> tuple[bytes, list, list]:
 
 def check(data: bytes, people: list, games: list) -> None:
     """The written file reads back as generated: otherwise the timing would measure something else."""
-    from tournaments.importers import read_result_file
+    from tournaments.importers.registry import read_result_file
 
     parsed = read_result_file("bench.TUNX", data)
     if parsed.errors or len(parsed.players) != len(people) or len(parsed.games) != len(games):

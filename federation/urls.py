@@ -5,7 +5,7 @@ from django.urls import include, path
 from federation import accounts, errors, views
 from players import urls as player_urls
 from ratings import application_views
-from tournaments import player_views
+from tournaments.public import player_views
 
 # The players' pages, with those that combine a player's ratings and tournaments (they live in the
 # higher apps: players imports neither ratings nor tournaments).

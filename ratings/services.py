@@ -23,6 +23,7 @@ from django.utils import timezone
 from federation import pagecache
 from federation.bulk import copy_stream
 from players.models import Player
+from ratings import enqueue
 from ratings.engines import gcr
 from ratings.forked import ChildFailed
 from ratings.models import (
@@ -298,8 +299,6 @@ def publish_requests() -> bool:
     Never raises: with the broker down the requests stay pending, unsent, and the caller tells the
     user that the run waits. False when the message could not be sent.
     """
-    from ratings.tasks import run_rating_requests
-
     now = timezone.now()
     due = list(
         RatingRequest.objects.filter(state=RatingRequest.State.PENDING)
@@ -311,7 +310,9 @@ def publish_requests() -> bool:
     # Marked first: with eager tasks (development) the run happens inside apply_async and closes them.
     RatingRequest.objects.filter(pk__in=due, state=RatingRequest.State.PENDING).update(published_at=now)
     try:
-        run_rating_requests.apply_async(retry=True, retry_policy={"max_retries": 1, "interval_start": 0.2})
+        enqueue.send(
+            "ratings.tasks.run_rating_requests", retry=True, retry_policy={"max_retries": 1, "interval_start": 0.2}
+        )
     except Exception:  # the broker is down (or an eager run failed, and recorded it): never the user's 500
         logger.warning(
             "rating requests %s could not be sent to the queue; they wait for the sweeper", due, exc_info=True

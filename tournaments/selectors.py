@@ -248,8 +248,8 @@ def preview_duplicates(*, upload: Upload, user, details=None) -> list:
     """The federation's tournaments the previewed file repeats (as the file names and dates it, or as
     the arbiter's `details` do), each marked `may_replace` for this user and `public` when its report
     can be linked."""
-    from tournaments.duplicates import duplicates_of_preview
-    from tournaments.permissions import can_replace_tournament
+    from tournaments.arbiters.permissions import can_replace_tournament
+    from tournaments.uploads.duplicates import duplicates_of_preview
 
     if details is None:
         duplicates = duplicates_of_preview(upload.preview)

@@ -27,33 +27,11 @@ from players.names import strip_invisible
 from players.services import players_bulk_create
 from ratings.models import RatingRequest
 from ratings.services import rating_request
-from tournaments.importers import read_result_file
 from tournaments.importers.base import ERROR, RESULTS, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
+from tournaments.importers.registry import read_result_file
 from tournaments.models import Game, Participant, Tournament, Upload
-
-
-class UploadRefused(Exception):
-    """The file is not accepted; nothing was saved. `problems` say where and why."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("; ".join(str(p) for p in problems))
-
-
-class ConfirmError(Exception):
-    """The preview cannot be confirmed as it stands; nothing was saved."""
-
-    def __init__(self, messages: list[str]):
-        self.messages = messages
-        super().__init__("; ".join(messages))
-
-
-class PreviewOutdated(ConfirmError):
-    """Players changed since the preview; `preview` is the corrected one, saved outside the failed transaction."""
-
-    def __init__(self, messages: list[str], preview: dict):
-        self.preview = preview
-        super().__init__(messages)
+from tournaments.uploads import replacement
+from tournaments.uploads.errors import ConfirmError, PreviewOutdated, UploadRefused  # callers name them here too
 
 
 def _saving_outdated_preview(function):
@@ -127,7 +105,7 @@ def preview_read(*, file_name: str, data: bytes, digest: str, progress=None) -> 
 def _duplicate_file(existing: Upload, file_name: str, user) -> Problem:
     """Who uploaded a file and when is the uploader's business: another arbiter learns only that
     the federation has the file; the uploader (and whoever may manage his uploads) gets a link."""
-    from tournaments.permissions import can_manage_upload
+    from tournaments.arbiters.permissions import can_manage_upload
 
     if user is None or not can_manage_upload(user, existing):
         return Problem.of(
@@ -358,12 +336,10 @@ def tournament_confirm(
 ) -> Tournament:
     """Save the previewed tournament, its participants and games, all or nothing.
 
-    If the federation holds this tournament already (`tournaments.duplicates`), it is saved only
+    If the federation holds this tournament already (`tournaments.uploads.duplicates`), it is saved only
     when `replaces` names that earlier tournament and the user may replace it: the earlier one is
     then withdrawn in the same transaction and the history re-rated.
     """
-    from tournaments import replacement
-
     choices, birth_dates = choices or {}, birth_dates or {}
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload.pk)

@@ -1,10 +1,9 @@
-from django.urls import path
+"""The tournaments' URLs (namespace "tournaments", mounted at /tournaments/): each room with pages
+brings its own urls.py. The arbiters' area has its own namespace and root: arbiter_urls.py."""
 
-from tournaments import views
+from django.urls import include, path
 
 app_name = "tournaments"
 urlpatterns = [
-    path("", views.tournament_list, name="list"),
-    path("<int:pk>/", views.tournament_detail, name="detail"),
-    path("<int:pk>/players/<int:player_id>/", views.player_calculation, name="player_calculation"),
+    path("", include("tournaments.public.urls")),
 ]

@@ -88,7 +88,7 @@ def test_it_follows_a_large_file_read_by_a_worker_until_the_preview_shows(page, 
     from django.test import override_settings
 
     from tests.tournaments.files import big_pgn
-    from tournaments import worker_uploads
+    from tournaments.uploads import worker as worker_uploads
 
     result_file = tmp_path / "big.pgn"
     result_file.write_bytes(big_pgn(600, players=40))

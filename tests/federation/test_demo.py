@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from ratings.models import PlayerRating, RatingChange, RatingList
 from tournaments.demo import season
-from tournaments.importers import read_result_file
+from tournaments.importers.registry import read_result_file
 from tournaments.models import Tournament
 
 

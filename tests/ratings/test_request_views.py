@@ -15,7 +15,7 @@ from ratings.models import RatingChange, RatingRequest
 from tests.base import BaseTestCase, federation_admin
 from tests.ratings.scenario import children, make_tournament
 from tests.ratings.test_requests import _fresh_pools, unused_port
-from tests.tournaments.test_upload_views import small_trf
+from tests.tournaments.arbiters.test_upload_views import small_trf
 from tournaments.models import Tournament, Upload
 from tournaments.roles import ARBITERS
 

@@ -36,9 +36,9 @@ from ratings.models import PlayerRating, RatingChange
 from tests.players.factories import ClubFactory, PlayerFactory, RegionFactory
 from tests.ratings.scenario import make_tournament
 from tests.tournaments.files import trf, trf_player
-from tournaments import worker_uploads
 from tournaments.models import Tournament, Upload
 from tournaments.roles import ARBITERS, FEDERATION_ADMINS, PLAYERS, ensure_roles
+from tournaments.uploads import worker as worker_uploads
 
 PERSONAS = ("anonymous", "player", "arbiter", "td", "chairman", "staff")
 PASSWORD = "a-long-enough-password"

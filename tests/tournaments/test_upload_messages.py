@@ -14,8 +14,8 @@ from tests.base import ArbiterTestCase
 from tests.players.factories import PlayerFactory
 from tests.tournaments.files import example, trf, trf_player, xlsx
 from tournaments import services
-from tournaments.importers import read_result_file
 from tournaments.importers.base import ResultFileError
+from tournaments.importers.registry import read_result_file
 from tournaments.models import Tournament, Upload
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +24,8 @@ CATALOGUE = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 UPLOAD_FLOW = [
     *sorted((ROOT / "tournaments" / "importers").glob("*.py")),
     ROOT / "tournaments" / "services.py",
-    ROOT / "tournaments" / "forms.py",
-    ROOT / "tournaments" / "arbiter_views.py",
+    ROOT / "tournaments" / "arbiters" / "forms.py",
+    ROOT / "tournaments" / "arbiters" / "views.py",
     ROOT / "players" / "matching.py",
 ]
 MARKERS = {"gettext_noop", "gettext", "gettext_lazy", "_"}

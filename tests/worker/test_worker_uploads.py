@@ -8,9 +8,9 @@ from django.test import override_settings
 
 from tests.tournaments.files import big_pgn
 from tests.worker.conftest import wait_for
-from tournaments import worker_uploads
 from tournaments.models import Upload
 from tournaments.roles import ARBITERS, ensure_roles
+from tournaments.uploads import worker as worker_uploads
 
 pytestmark = pytest.mark.worker
 

@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import generated
+from tournaments.demo import generated
 
 
 class Command(BaseCommand):

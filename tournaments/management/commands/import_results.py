@@ -19,10 +19,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from players.matching import AMBIGUOUS, MATCHED, NEW, shown_match
 from tournaments import services
+from tournaments.arbiters.permissions import is_arbiter
 from tournaments.importers import bundles
 from tournaments.importers.base import PLAYER_LIST, ResultFileError
 from tournaments.models import Tournament
-from tournaments.permissions import is_arbiter
 
 
 class Command(BaseCommand):
