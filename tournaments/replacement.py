@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from federation import audit
-from federation.corrections import CorrectionError, tournament_withdraw
+from accounts import audit
+from tournaments.corrections.services import CorrectionError, tournament_withdraw
 from tournaments.duplicates import duplicates_of_preview
 from tournaments.models import Tournament, Upload
 from tournaments.permissions import can_replace_tournament
