@@ -142,8 +142,8 @@ def floor(changes: int) -> tuple[float, float]:
     copy of the results table with its indexes (then thrown away): what no rating code can beat."""
     from django.db import connection, transaction
 
-    from federation.bulk import copy_stream, raw_rows
     from ratings.models import RatingChange
+    from toolkit.bulk import copy_stream, raw_rows
     from tournaments.models import Game, Participant
 
     with transaction.atomic():

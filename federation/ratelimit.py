@@ -18,8 +18,8 @@ from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from federation.clients import client_address
 from federation.env import parse_rate
+from toolkit.clients import client_address
 
 PERIOD_NAMES = {
     1: pgettext_lazy("requests per", "second"),

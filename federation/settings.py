@@ -87,6 +87,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_filters",
+    "toolkit",
+    "accounts",
     "players",
     "tournaments",
     "ratings",
@@ -95,13 +97,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "federation.security.ContentSecurityPolicyMiddleware",
+    "toolkit.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "federation.pagecache.BumpOnWriteMiddleware",
+    "accounts.middleware.BumpOnWriteMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -185,7 +187,7 @@ PRIVATE_ROOT = Path(env_str("PRIVATE_ROOT", str(BASE_DIR / "private")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "private": {
-        "BACKEND": "federation.storage.PrivateStorage",
+        "BACKEND": "toolkit.storage.PrivateStorage",
         "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None},
     },
     "staticfiles": {
@@ -201,7 +203,7 @@ MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
 # (a 10,000-game PGN takes 10-16 s to read); 0 sends every upload to a worker.
 UPLOAD_PARSE_ON_WORKER_BYTES = env_int("UPLOAD_PARSE_ON_WORKER_BYTES", 256 * 1024, minimum=0)
 
-# --- Cached public pages (federation/pagecache.py) ----------------------------
+# --- Cached public pages (toolkit/pagecache.py) -------------------------------
 
 # Anonymous visitors' list pages, player pages, tournament reports and API answers are kept until
 # the data changes (every writer bumps the cache's version), or this long at most; 0 turns it off.
@@ -300,7 +302,7 @@ PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000,
 # The one place the apps above `ratings` are wired into its timeline (ratings.timeline.sources):
 # each class gives the rating events of one kind; `ratings` never imports them itself.
 RATING_SOURCES = ["tournaments.timeline.TournamentSource", "play.timeline.MobileSource"]
-# The database's stamp of what the public pages show (federation/pagecache.py imports no app).
+# The database's stamp of what the public pages show (toolkit/pagecache.py imports no app).
 PAGE_CACHE_STAMP = "ratings.selectors.ratings_version"
 # GCR is recomputed once after a burst of rating runs: this long after the last one.
 GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
@@ -421,8 +423,8 @@ if PLAY_CHANNEL_BACKENDS["telegram"] == "play.telegram.TelegramBot" and not TELE
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-# federation.security.ContentSecurityPolicyMiddleware sends this on every answer. Templates keep
-# to it: JavaScript only in static/js/ files, no on*= or style= attributes (tests/federation/test_csp.py).
+# toolkit.security.ContentSecurityPolicyMiddleware sends this on every answer. Templates keep
+# to it: JavaScript only in static/js/ files, no on*= or style= attributes (tests/toolkit/test_csp.py).
 CONTENT_SECURITY_POLICY = {
     "default-src": "'self'",
     "script-src": "'self'",
@@ -455,7 +457,7 @@ if PRODUCTION:
 # The header in which the reverse proxy in front of the site passes the client's address
 # (X-Forwarded-For, X-Real-IP); empty: the site faces clients directly and REMOTE_ADDR is the
 # client. Only set it behind a proxy that sets the header itself, or clients could forge it.
-# federation.clients.client_address() is the one place that reads it.
+# toolkit.clients.client_address() is the one place that reads it.
 TRUSTED_PROXY_HEADER = env_header("TRUSTED_PROXY_HEADER", "")
 # Requests per client to the JSON API: N/second, N/minute, N/hour or N/day, or off.
 API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "120/minute")

@@ -22,5 +22,5 @@ PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="federation-private-"))
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="federation-media-"))
 STORAGES = {**STORAGES, "private": {**STORAGES["private"], "OPTIONS": {"location": PRIVATE_ROOT, "base_url": None}}}
 # Page tests change the data between requests without a rating run: the page cache is off here and
-# its own tests (tests/federation/test_pagecache.py) turn it on.
+# its own tests (tests/toolkit/test_pagecache.py) turn it on.
 PAGE_CACHE_SECONDS = 0

@@ -1,8 +1,8 @@
 from django.shortcuts import render
 
-from federation.pagecache import cache_public_page
 from ratings import selectors as rating_selectors
 from ratings.models import System
+from toolkit.pagecache import cache_public_page
 from tournaments import selectors as tournament_selectors
 
 

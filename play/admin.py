@@ -12,7 +12,6 @@ level with a new player (play.computer.services.level_revise), so ratings stay m
 from django.contrib import admin, messages
 from django.utils.translation import gettext as _
 
-from federation.admin_base import ReadOnlyAdmin
 from play.computer import services as computer
 from play.models import (
     Challenge,
@@ -24,6 +23,7 @@ from play.models import (
     MobileGame,
     Transmission,
 )
+from toolkit.admin_base import ReadOnlyAdmin
 
 
 class EntryInline(admin.TabularInline):

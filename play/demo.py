@@ -314,7 +314,7 @@ def _accounts(players: list, td) -> list[tuple[str, object, str | None]]:
     """Two accounts, each confirmed as one player's own (requested and confirmed through the
     players' services, as staff would): (username, player, password, or None when the account
     existed already and keeps its password)."""
-    from federation.roles import PLAYERS, role
+    from accounts.roles import PLAYERS, role
     from players import services as player_services
     from players.models import PlayerLink
 

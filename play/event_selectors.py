@@ -15,7 +15,7 @@ from django.db.models import BooleanField, Case, Count, Prefetch, Q, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from federation.roles import is_federation_admin
+from accounts.roles import is_federation_admin
 from play import crosstable, state
 from play.desk import conflict
 from play.models import ChannelOutage, MobileEvent, MobileGame, Transmission

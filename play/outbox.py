@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from federation.bulk import update_rows
 from play import ratelimit
 from play.models import Transmission
+from toolkit.bulk import update_rows
 
 
 def outbound_deliver(transmission_id: int) -> bool:

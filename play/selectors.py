@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db.models import Count, Min, Q
 from django.shortcuts import get_object_or_404
 
-from federation.roles import is_federation_admin
+from accounts.roles import is_federation_admin
 from play import state
 from play.models import ChannelOutage, Color, MobileGame, Transmission
 from play.rules import clock, ending

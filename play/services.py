@@ -17,8 +17,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from federation import pagecache
-from federation.bulk import update_rows
 from play import identities, ratelimit, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending, pairing
@@ -28,6 +26,8 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
+from toolkit import pagecache
+from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)
 

@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from federation.admin_base import ReadOnlyAdmin
 from players.models import Club, FideImportApplication, Player, PlayerLink, Region
+from toolkit.admin_base import ReadOnlyAdmin
 
 
 @admin.register(Region)

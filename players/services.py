@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation import audit
+from accounts import audit
 from players.models import FideImportApplication, Follow, Player, PlayerLink, Sequence
 
 logger = logging.getLogger(__name__)

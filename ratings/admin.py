@@ -1,8 +1,8 @@
 from django.contrib import admin
 
-from federation.admin_base import ReadOnlyAdmin
 from players.admin import PlayerAdmin
 from ratings.models import PlayerRating, ProvisionalGame, RatingChange, RatingList, RatingListEntry, RatingRequest
+from toolkit.admin_base import ReadOnlyAdmin
 
 # Rating data are written by rating runs only: an edit by hand would not survive the next
 # re-rating and would make the history irreproducible.

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from players.forms import DecisionForm
 from players.models import FideImportApplication, Player
 from players.services import ApplicationError

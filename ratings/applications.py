@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation import audit
+from accounts import audit
 from players.models import FideImportApplication, Player
 from players.services import ApplicationError, notify_decision, player_create
 from ratings.engines import mchess

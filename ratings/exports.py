@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from federation.cells import safe_cell, safe_row
+from toolkit.cells import safe_cell, safe_row
 
 COLUMNS = [
     "rank",

@@ -14,10 +14,10 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from federation.bidi import isolate
-from federation.filtering import StrictFilterSet
 from players import selectors as player_selectors
 from players.models import Club, Player, Region
+from toolkit.bidi import isolate
+from toolkit.filtering import StrictFilterSet
 
 AGE_GROUPS = [
     ("u8", _("Under 8")),

@@ -5,8 +5,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from federation.fields import PlainJSONField
 from players.models import Player
+from toolkit.fields import PlainJSONField
 
 
 class System(models.TextChoices):

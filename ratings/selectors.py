@@ -436,7 +436,7 @@ def ratings_version() -> str:
     event edit (tournaments, mobile games: each source's `stamps`), penalty month, decided rating,
     published list, GCR run and player edit.
 
-    `federation.pagecache.version()` reads it at most every PAGE_CACHE_DB_SECONDS; writers also bump
+    `toolkit.pagecache.version()` reads it at most every PAGE_CACHE_DB_SECONDS; writers also bump
     the cache's own counter, so a change shows at once.
     """
     from django.apps import apps
@@ -470,7 +470,7 @@ def home_top_lists_cached(*, size: int = 10) -> list[dict]:
     from django.core.cache import cache
     from django.utils.translation import get_language
 
-    from federation import pagecache
+    from toolkit import pagecache
 
     version = f"{pagecache.version()}|{datetime.date.today()}"  # noqa: DTZ011 - age groups turn with the year
     key = f"home-top-lists:{get_language()}:{size}:{hashlib.sha256(version.encode()).hexdigest()[:20]}"

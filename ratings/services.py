@@ -20,8 +20,6 @@ from django.db.models import F, Q, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from federation import pagecache
-from federation.bulk import copy_stream
 from players.models import Player
 from ratings import enqueue
 from ratings.engines import gcr
@@ -38,6 +36,8 @@ from ratings.models import (
 from ratings.replay import Key, Summary, penalty_key, replay_from, since_key
 from ratings.timeline import sources
 from ratings.timeline.keys import local_date
+from toolkit import pagecache
+from toolkit.bulk import copy_stream
 
 logger = logging.getLogger(__name__)
 
@@ -382,7 +382,7 @@ def sweep_requests(*, worker: str = "", started: datetime.datetime | None = None
 def retry_request(*, tournament, admin) -> int:
     """Staff's retry of a failed run reaching this tournament: its failed requests wait again, in their
     places, and a failed tournament is queued again. Returns how many requests wait now."""
-    from federation import audit
+    from accounts import audit
 
     with transaction.atomic():
         before_status, after_status = sources.tournaments().requeue(tournament.pk)

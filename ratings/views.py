@@ -6,11 +6,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
-from federation.pagecache import cache_public_page
 from ratings import exports, selectors
 from ratings.filters import RatingListFilter, clean_month
 from ratings.models import RatingList, System
 from ratings.tables import RankedRowsData, RatingListTable
+from toolkit.pagecache import cache_public_page
 
 
 class CountedPaginator(Paginator):

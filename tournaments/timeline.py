@@ -12,11 +12,11 @@ from collections.abc import Iterable
 
 from django.db.models import Case, Q, When
 
-from federation import pagecache
-from federation.bulk import raw_rows
 from ratings.engines.common import Game as EngineGame
 from ratings.timeline.keys import EPOCH, TOURNAMENT, Key, local_date, local_end_of_day, tournament_key
 from ratings.timeline.sources import Batch, Entrant, Facts, TournamentEvent
+from toolkit import pagecache
+from toolkit.bulk import raw_rows
 from tournaments.models import Game, Participant, Tournament
 
 HISTORY = (Tournament.Status.CONFIRMED, Tournament.Status.QUEUED, Tournament.Status.RATED)

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from federation import audit
+from accounts import audit
 from play import services
 from play.desk import rulers
 from play.desk.services import DeskError, _mail_each, checked, player_games

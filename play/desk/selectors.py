@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from federation.roles import is_federation_admin
+from accounts.roles import is_federation_admin
 from play import crosstable, state
 from play.desk import conflict, rulers
 from play.desk import services as desk

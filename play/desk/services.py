@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from federation import audit
+from accounts import audit
 from play import identities, services, state
 from play.desk import conflict
 from play.desk.rulers import deciders, may_decide, may_rule_appeals, may_rule_claims, refusal

@@ -3,7 +3,7 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from federation.roles import ensure_roles
+from accounts.roles import ensure_roles
 
 
 def grant(apps, schema_editor):

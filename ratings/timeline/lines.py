@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from federation.bulk import json_text
+from toolkit.bulk import json_text
 
 # The foreign keys that anchor a change to its event: exactly one of them is set in a row.
 ANCHORS = ("tournament_id", "mobile_game_id")

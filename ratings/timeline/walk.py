@@ -24,8 +24,6 @@ from collections.abc import Callable
 from django.conf import settings
 from django.utils import timezone
 
-from federation import pagecache
-from federation.bulk import copy_rows, copy_stream
 from players.models import FideImportApplication, Player
 from ratings.engines import mchess
 from ratings.models import (
@@ -41,6 +39,8 @@ from ratings.timeline import lines, mobile, penalty, rollback, tournament
 from ratings.timeline.keys import START, Key, local_date, override_key, penalty_key
 from ratings.timeline.sources import Facts, registered
 from ratings.timeline.state import ENGINE_SYSTEMS, Standing, Summary, override, score
+from toolkit import pagecache
+from toolkit.bulk import copy_rows, copy_stream
 
 logger = logging.getLogger(__name__)
 

@@ -8,10 +8,10 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory, override_settings
 
 from federation import ratelimit
-from federation.clients import client_address
 from federation.env import env_header, env_rate, parse_rate
 from tests.base import BaseTestCase
 from tests.players.factories import PlayerFactory
+from toolkit.clients import client_address
 
 
 @override_settings(API_RATE_LIMIT="3/minute", TRUSTED_PROXY_HEADER="")

@@ -48,7 +48,7 @@ class HomePageTestCase(BaseTestCase):
         from django.core.cache import cache
         from django.utils import timezone
 
-        from federation import pagecache
+        from toolkit import pagecache
 
         first = PlayerRatingFactory(rating=1850)
         self.assertContains(self.client.get("/"), first.player.full_name)

@@ -5,7 +5,7 @@ chairman, staff, another TD, a player and anonymous."""
 import pytest
 from django.urls import reverse
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from play import state
 from play.desk import selectors
 from play.models import Decision, DeskMark, Transmission

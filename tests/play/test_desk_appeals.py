@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from play import state
 from play.desk import services as desk
 from play.models import Appeal, Transmission

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from play.desk import selectors
 from play.desk import services as desk
 from play.models import Enquiry, Transmission

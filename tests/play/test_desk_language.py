@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from play.desk import services as desk
 from play.models import Transmission
 from play.rules import texts

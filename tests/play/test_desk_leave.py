@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from play import services, state
 from play.desk import leave as leaves
 from play.desk.services import DeskError

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from players.models import FideImportApplication
 from ratings.models import PlayerRating, RatingChange, RatingOverride
 from tests.base import PASSWORD, BaseTestCase, federation_admin
@@ -224,7 +224,7 @@ class SignupAndLoginTestCase(BaseTestCase):
         response = self.client.get(reverse("confirm", args=["not-a-token"]))
         assert response.status_code == 400
 
-    @mock.patch("federation.throttle._now", return_value=1_800_000_000.0)
+    @mock.patch("accounts.throttle._now", return_value=1_800_000_000.0)
     def test_it_locks_the_login_after_five_failures(self, _now):
         for _ in range(5):
             self.client.post(reverse("login"), {"username": "arbiter", "password": "wrong"})

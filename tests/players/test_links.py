@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from players import selectors, services
 from players.models import Player, PlayerLink
 from tests.base import PASSWORD, BaseTestCase, assert_refused

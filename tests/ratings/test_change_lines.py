@@ -6,8 +6,8 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from federation.bulk import CopyStream
 from ratings.replay import CHANGE_COLUMNS, change_line
+from toolkit.bulk import CopyStream
 
 CREATED = datetime.datetime(2026, 11, 21, 12, 0, tzinfo=datetime.UTC)
 STREAM = CopyStream([CHANGE_COLUMNS.index("details")], (CREATED,))

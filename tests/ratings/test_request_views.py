@@ -139,10 +139,10 @@ class RatingQueueTestCase(BaseTestCase):
         assert not RatingRequest.objects.exclude(state=State.DONE).exists()
 
     def test_it_writes_a_request_for_every_other_change_and_none_raises_with_the_broker_down(self):
-        from federation import corrections
         from players.models import FideImportApplication
         from ratings.applications import application_decide
         from tests.players.factories import PlayerFactory
+        from tournaments.corrections import services as corrections
 
         kids = children(8, seed=24)
         first = make_tournament("Stage 1", D(2025, 9, 6), kids, seed=24)

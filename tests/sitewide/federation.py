@@ -21,7 +21,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db.models import F
 from django.utils import timezone
 
-from federation import accounts
+from accounts import views as accounts
 from play import challenges
 from play import services as play
 from play.computer import services as computer

@@ -16,7 +16,7 @@ def co_arbiter_add(*, tournament: Tournament, username: str, by) -> object:
     """Name an arbiter co-arbiter of a tournament: he then sees it in his area (audited)."""
     from django.contrib.auth import get_user_model
 
-    from federation import audit
+    from accounts import audit
     from tournaments.arbiters.permissions import is_arbiter
 
     user = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
@@ -39,7 +39,7 @@ def co_arbiter_add(*, tournament: Tournament, username: str, by) -> object:
 
 
 def co_arbiter_remove(*, tournament: Tournament, user_id: int, by) -> None:
-    from federation import audit
+    from accounts import audit
 
     with transaction.atomic():
         user = tournament.co_arbiters.filter(pk=user_id).first()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from federation.roles import FEDERATION_ADMINS, is_federation_admin
+from accounts.roles import FEDERATION_ADMINS, is_federation_admin
 
 __all__ = ["is_federation_admin"]
 

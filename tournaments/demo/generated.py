@@ -22,9 +22,9 @@ def federation_generate(*, players: int, tournaments: int, seed: int) -> dict:
     Into an empty federation only: the generated FIDE ids and names would mix with real ones.
     The tournaments are confirmed, waiting for a rating run (`rerate`, or `--rate`).
     """
-    from federation.bulk import copy_rows
     from players.models import Region
     from players.services import allocate_federation_ids
+    from toolkit.bulk import copy_rows
     from tournaments.demo import generator
 
     if Player.objects.exists() or Tournament.objects.exists():

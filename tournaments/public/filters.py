@@ -3,7 +3,7 @@ from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from federation.filtering import StrictFilterSet
+from toolkit.filtering import StrictFilterSet
 from tournaments.models import Tournament
 from tournaments.selectors import PUBLIC_STATUSES
 

@@ -4,7 +4,6 @@ of those apps and are routed under the players' URL names by federation/urls.py.
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
-from federation.pagecache import cache_public_page
 from players.selectors import (
     follow_of,
     link_offer,
@@ -14,6 +13,7 @@ from players.selectors import (
     public_birth,
 )
 from ratings import selectors as rating_selectors
+from toolkit.pagecache import cache_public_page
 from tournaments import selectors as tournament_selectors
 
 

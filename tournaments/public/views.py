@@ -1,7 +1,7 @@
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
-from federation.pagecache import cache_public_page
+from toolkit.pagecache import cache_public_page
 from tournaments import selectors
 from tournaments.public.filters import TournamentFilter
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from federation import audit
-from federation.corrections import CorrectionError, tournament_withdraw
+from accounts import audit
 from tournaments.arbiters.permissions import can_replace_tournament
+from tournaments.corrections.services import CorrectionError, tournament_withdraw
 from tournaments.models import Tournament, Upload
 from tournaments.uploads.duplicates import duplicates_of_preview
 from tournaments.uploads.errors import ConfirmError

@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from federation.roles import ARBITERS, ensure_roles
+from accounts.roles import ARBITERS, ensure_roles
 from play import demo as play_demo
 from players.models import Club, Player, Region
 from ratings import services as rating_services

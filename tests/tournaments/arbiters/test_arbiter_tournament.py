@@ -5,7 +5,7 @@ import datetime
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from tests.base import BaseTestCase, federation_admin
 from tests.tournaments.arbiters.test_upload_views import small_trf
 from tournaments import services

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 from django.utils import translation
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from players.models import Player
 from ratings import services as rating_services
 from ratings.models import PlayerRating, RatingChange
@@ -126,7 +126,7 @@ def test_it_lets_a_different_tournament_with_a_few_shared_pairings_through(arbit
 
 
 def test_it_ignores_a_withdrawn_tournament(arbiters):
-    from federation.corrections import tournament_withdraw
+    from tournaments.corrections.services import tournament_withdraw
 
     earlier = confirm(arbiters["arbiter"], event(CUP))
     tournament_withdraw(tournament=earlier, admin=arbiters["federation"], reason="entered by mistake")

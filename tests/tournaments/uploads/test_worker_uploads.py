@@ -7,9 +7,9 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import translation
 
-from federation import pagecache
 from tests.base import ArbiterTestCase
 from tests.tournaments.files import big_pgn, small_trf
+from toolkit import pagecache
 from tournaments import services
 from tournaments.models import Upload
 from tournaments.uploads import worker as worker_uploads

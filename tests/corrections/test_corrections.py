@@ -5,7 +5,7 @@ import datetime
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from players.models import Player
 from ratings import services
 from ratings.models import PlayerRating, RatingChange

@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from federation import corrections
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 from players.models import Player
 from ratings import services as rating_services
 from ratings.notices import tell_if_waiting
+from tournaments.corrections import services as corrections
 from tournaments.importers.dates import parse_date
 from tournaments.models import Game, Tournament
 
@@ -178,7 +178,7 @@ def birth_date_edit(request, federation_id: int):
     return render(request, "staff/birth_date.html", context, status=400 if form.errors else 200)
 
 
-@permission_required("federation.view_auditentry", raise_exception=True)
+@permission_required("accounts.view_auditentry", raise_exception=True)
 def audit_log(request):
     entries = AuditEntry.objects.select_related("actor")[:300]
     return render(request, "staff/audit.html", {"entries": entries})

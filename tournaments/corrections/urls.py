@@ -1,6 +1,6 @@
 from django.urls import path
 
-from federation import staff_views
+from tournaments.corrections import views as staff_views
 
 app_name = "staff"
 urlpatterns = [

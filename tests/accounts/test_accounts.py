@@ -18,9 +18,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from federation import throttle
-from federation.clients import client_address
+from accounts import throttle
 from tests.base import PASSWORD, BaseTestCase
+from toolkit.clients import client_address
 from tournaments.roles import ARBITERS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ class Clock:
 class ThrottleTestCase(BaseTestCase):
     def setUp(self):
         self.clock = Clock()
-        patcher = mock.patch("federation.throttle._now", self.clock)
+        patcher = mock.patch("accounts.throttle._now", self.clock)
         patcher.start()
         self.addCleanup(patcher.stop)
 
@@ -192,7 +192,7 @@ def test_it_counts_failures_across_processes_in_the_shared_cache(backend, tmp_pa
     code = (
         "import json, sys, django; django.setup();"
         "from django.test import override_settings;"
-        "from federation import throttle;"
+        "from accounts import throttle;"
         "ctx = override_settings(CACHES=json.loads(sys.argv[1])); ctx.enable();"
         "[throttle.record_failure('arbiter', '203.0.113.5') for _ in range(8)]"
     )

@@ -1,5 +1,5 @@
 """Accounts for players and parents: sign-up confirmed by e-mail, a login that slows guessing
-(federation/throttle.py) and Django's password reset.
+(accounts/throttle.py) and Django's password reset.
 
 A new account is inactive until its owner opens the signed link sent to his address (valid
 three days, once: the signed value holds the account's state, which confirming changes).
@@ -27,10 +27,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from federation import throttle
-from federation.clients import client_address
-from federation.roles import PLAYERS, role
+from accounts import throttle
+from accounts.roles import PLAYERS, role
+from toolkit.clients import client_address
 
+# The module's old path: a new salt would void every confirmation link already sent.
 SALT = "federation.accounts.confirm"
 MAX_AGE = 3 * 24 * 3600
 # Mail-sending forms (resend a confirmation, reset a password, the note on a second sign-up):

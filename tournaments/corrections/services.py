@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils.translation import gettext as _
 
-from federation import audit, pagecache
+from accounts import audit
 from players.models import FideImportApplication, Follow, Player
 from ratings.models import (
     InactivityPenalty,
@@ -24,6 +24,7 @@ from ratings.models import (
     RatingOverride,
     RatingRequest,
 )
+from toolkit import pagecache
 from tournaments.models import Game, Participant, Tournament
 
 

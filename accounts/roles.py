@@ -1,4 +1,4 @@
-"""The roles as Django groups and the permissions each holds (a federation-wide utility: it imports no app).
+"""The roles as Django groups and the permissions each holds (it imports no app: every app may use it).
 
 Used by the migrations that create or extend the roles (with the historical models they
 pass in) and by anything that must make sure the roles exist, such as tests that flush
@@ -27,7 +27,9 @@ ARBITER_PERMISSIONS = (
     ("tournaments", "view_tournament"),
     ("players", "view_player"),
 )
-ADMIN_APPS = ("players", "tournaments", "ratings", "federation", "play")
+# "federation": the audit log's app until accounts/migrations/0002 moved its content type to
+# "accounts" (the migrations that run before that one grant it under its old label).
+ADMIN_APPS = ("players", "tournaments", "ratings", "federation", "accounts", "play")
 
 
 def ensure_roles(group_model, permission_model, *, strict: bool = True) -> None:

@@ -9,8 +9,8 @@ The data version is two parts, both read from the shared cache in one round trip
 
 - a counter that every writer bumps after its transaction commits (rating runs, penalties,
   published lists and GCR in the Celery workers; any successful write of staff or arbiters in the
-  web processes, through `BumpOnWriteMiddleware`). With the Redis cache every gunicorn and Celery
-  process sees the bump at once.
+  web processes, through `accounts.middleware.BumpOnWriteMiddleware`). With the Redis cache every
+  gunicorn and Celery process sees the bump at once.
 - the database's own stamp (settings.PAGE_CACHE_STAMP, `ratings.selectors.ratings_version`: one
   query over the latest rating run, edit, penalty, decision, published list and GCR run), re-read at most every
   `PAGE_CACHE_DB_SECONDS`. It catches what no bump announced (a process-local cache in a
@@ -177,30 +177,3 @@ def cache_public_page(view=None, *, per_language: bool = True):
         return response
 
     return wrapper
-
-
-def _writes_public_data(user) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_staff or user.is_superuser:
-        return True
-    from federation.roles import ARBITERS, FEDERATION_ADMINS
-
-    return user.groups.filter(name__in=(ARBITERS, FEDERATION_ADMINS)).exists()
-
-
-class BumpOnWriteMiddleware:
-    """Staff and arbiters change public data through many forms (the admin, corrections, uploads):
-    any write of theirs that succeeds makes the stored pages out of date. Visitors' own writes (a
-    failed login, a follow) change nothing public and do not empty the cache."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        if request.method not in ("GET", "HEAD", "OPTIONS", "TRACE") and response.status_code < 400:
-            user = getattr(request, "user", None)
-            if user is not None and _writes_public_data(user):
-                bump_on_commit()
-        return response

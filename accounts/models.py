@@ -20,6 +20,9 @@ class AuditEntry(models.Model):
     created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
     class Meta:
+        # The table keeps the name it had in the project package (accounts/migrations/0001 moved
+        # only the model's state, never the rows).
+        db_table = "federation_auditentry"
         ordering = ["-created_at", "-id"]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")

@@ -1,10 +1,10 @@
 from django.contrib import admin
 
-from federation.accounts import ThrottledAdminAuthenticationForm
-from federation.admin_base import ReadOnlyAdmin
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
+from accounts.views import ThrottledAdminAuthenticationForm
+from toolkit.admin_base import ReadOnlyAdmin
 
-# The admin's login counts failures like the site's own (federation/throttle.py).
+# The admin's login counts failures like the site's own (accounts/throttle.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 

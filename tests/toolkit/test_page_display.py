@@ -13,11 +13,11 @@ from django.conf import settings
 from django.test import TestCase, override_settings
 from django.utils import timezone
 
-from federation.templatetags.display import score_text, time_control_text
 from ratings import services
 from tests.base import BaseTestCase
 from tests.players.factories import ClubFactory, PlayerFactory
 from tests.ratings.scenario import make_tournament
+from toolkit.templatetags.display import score_text, time_control_text
 from tournaments.models import Tournament
 
 D = datetime.date
@@ -243,7 +243,7 @@ class ListDisplayTestCase(BaseTestCase):
 
 
 def test_it_names_the_zone_of_an_audit_entrys_time():
-    from federation.models import AuditEntry
+    from accounts.models import AuditEntry
 
     entry = AuditEntry(created_at=datetime.datetime(2026, 11, 23, 15, 5, tzinfo=datetime.UTC), summary="merged")
     assert str(entry).startswith("2026-11-23 18:05 MSK ")  # TIME_ZONE Europe/Moscow, UTC+3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from federation.models import AuditEntry
+from accounts.models import AuditEntry
 
 
 def record(*, actor, action: str, target, summary: str, before=None, after=None, reason: str = "") -> AuditEntry:

@@ -10,7 +10,7 @@ same numbers. Three counters, each answering a different attack:
 * **Per known device**: a browser that has logged in to the account before carries a signed
   cookie naming it. Its tries are counted apart from the strangers' ones, so the owner is not
   slowed down by an attack on his name, and the per-address limit does not apply to it.
-* **Per client address** (federation/clients.py, proxy-aware): many failures across accounts
+* **Per client address** (toolkit/clients.py, proxy-aware): many failures across accounts
   from one address stop that address for a while, so it cannot try one password on every
   account; other addresses are not affected.
 
@@ -41,6 +41,7 @@ ADDRESS_WINDOW = 3600
 ATTEMPT_LEASE = 10
 
 DEVICE_COOKIE = "known_device"
+# The module's old path: a new salt would void every device cookie already given.
 DEVICE_SALT = "federation.throttle.device"
 DEVICE_MAX_AGE = 365 * 24 * 3600
 DEVICES_PER_BROWSER = 5

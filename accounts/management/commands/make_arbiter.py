@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import validate_email
 from django.db import transaction
 
-from federation.roles import ARBITERS, PLAYERS, role
+from accounts.roles import ARBITERS, PLAYERS, role
 
 
 class Command(BaseCommand):

@@ -10,12 +10,12 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from federation import pagecache
 from ratings import services
 from tests.base import BaseTestCase
 from tests.players.factories import PlayerFactory
 from tests.ratings.factories import PlayerRatingFactory
 from tests.ratings.scenario import make_tournament
+from toolkit import pagecache
 from tournaments.roles import ARBITERS, role
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -207,13 +207,13 @@ class PageCacheTestCase(BaseTestCase):
         """ "Active in the last 12 months", the age groups and a download's date turn with the day."""
         self.client.get(self.list_url)
         tomorrow = timezone.localdate() + datetime.timedelta(days=1)
-        with mock.patch("federation.pagecache.timezone.localdate", return_value=tomorrow):
+        with mock.patch("toolkit.pagecache.timezone.localdate", return_value=tomorrow):
             assert self.client.get(self.list_url)["X-Page-Cache"] == "miss"
 
     def test_it_keeps_the_site_up_when_the_cache_is_down(self):
         with (
             mock.patch.object(cache, "get_many", side_effect=ConnectionError("redis down")),
-            self.assertLogs("federation.pagecache", "WARNING"),
+            self.assertLogs("toolkit.pagecache", "WARNING"),
         ):
             response = self.client.get(self.list_url)
         assert response.status_code == 200
