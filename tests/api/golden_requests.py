@@ -43,6 +43,7 @@ class Request:
     headers: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
     fresh: bool = True  # an empty cache first: no earlier request counted, no page stored
+    csrf: bool = False  # the CSRF check as a browser meets it (the test client skips it)
     clock: float = CLOCK
 
 
@@ -123,6 +124,9 @@ def requests(fed) -> list[Request]:
         Request("HEAD list", orr, method="head"),
         Request("HEAD player", f"/api/players/{fed.players[0].federation_id}/", method="head"),
         Request("POST index", "/api/", method="post"),
+        Request("POST list, CSRF checked", orr, method="post", csrf=True),
+        Request("POST player, CSRF checked", f"/api/players/{fed.players[0].federation_id}/", method="post", csrf=True),
+        Request("GET list, CSRF checked", orr, csrf=True),
         # The birth date for the staff and for the player's own linked account only.
         *(
             Request(f"{persona} player {n}", f"/api/players/{fed.players[n].federation_id}/", persona=persona)
@@ -190,7 +194,7 @@ def ask(fed, request: Request):
     """The answer to one request, as the test client gets it."""
     if request.fresh:
         cache.clear()
-    client = Client()
+    client = Client(enforce_csrf_checks=request.csrf)
     user = fed.users[request.persona]
     if user is not None:
         client.force_login(user)
