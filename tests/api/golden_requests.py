@@ -47,6 +47,14 @@ class Request:
     clock: float = CLOCK
 
 
+def provisional(fed) -> None:
+    """One player's ORR and PlayChess ratings made provisional again: the player's answer then says
+    what is left until they are established (fed.players[5])."""
+    from ratings.models import PlayerRating
+
+    PlayerRating.objects.filter(player=fed.players[5], system__in=("orr", "playchess")).update(provisional=True)
+
+
 def api_patterns() -> list:
     return [p for p in url_patterns() if p.name.startswith("api:")]
 
@@ -67,6 +75,8 @@ def requests(fed) -> list[Request]:
     unfilled = names - set(by_pattern) - NEW_PATTERNS
     assert not unfilled, f"API patterns the golden test does not ask for: {unfilled}"
     found = [Request(f"{name} {path}", path) for name, paths in by_pattern.items() for path in paths]
+    cached = {"PAGE_CACHE_SECONDS": 3600}
+    russian = {"HTTP_ACCEPT_LANGUAGE": "ru"}
     club = fed.players[0].club
     orr = "/api/lists/orr/"
     filters = [
@@ -141,11 +151,18 @@ def requests(fed) -> list[Request]:
         Request("ru page", f"{orr}?page=5", headers={"HTTP_ACCEPT_LANGUAGE": "ru"}),
         Request("ru player", f"/api/players/{fed.players[0].federation_id}/", headers={"HTTP_ACCEPT_LANGUAGE": "ru"}),
         Request("ru index", "/api/", headers={"HTTP_ACCEPT_LANGUAGE": "ru"}),
+        Request("ru provisional player", f"/api/players/{fed.players[5].federation_id}/", headers=russian),
+        Request("page cache, provisional player", f"/api/players/{fed.players[5].federation_id}/", settings=cached),
+        Request(
+            "page cache, provisional player, ru",
+            f"/api/players/{fed.players[5].federation_id}/",
+            settings=cached,
+            fresh=False,
+            headers=russian,
+        ),
         Request("other host", orr, headers={"HTTP_HOST": "ratings.example.org", "wsgi.url_scheme": "https"}),
     ]
     # The page cache: stored on the first answer, served on the second (counted all the same).
-    cached = {"PAGE_CACHE_SECONDS": 3600}
-    russian = {"HTTP_ACCEPT_LANGUAGE": "ru"}
     for path in (orr, f"/api/players/{fed.players[0].federation_id}/", f"/api/tournaments/{tournaments[1].pk}/"):
         found += [
             Request(f"page cache, first {path}", path, settings=cached),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.golden_requests import Normaliser, ask, record, requests
+from tests.api.golden_requests import Normaliser, ask, provisional, record, requests
 from tests.sitewide.federation import build_federation
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +30,7 @@ def fed(django_db_setup, django_db_blocker):
 
         with transaction.atomic():
             built = build_federation()
+            provisional(built)
             yield built
             transaction.set_rollback(True)
 
