@@ -91,6 +91,9 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "play",
+    # The JSON API (django-ninja; "ninja" for its bundled Swagger UI, served from the site's own static files).
+    "ninja",
+    "api",
 ]
 
 MIDDLEWARE = [
