@@ -1,0 +1,1 @@
+"""Small helpers several apps share: bulk SQL, spreadsheet cells, bidi isolation, the page cache, filters, fields."""
