@@ -16,8 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from federation.bulk import update_rows
-from play import ratelimit
 from play.models import Transmission
+from toolkit import ratelimit
 
 
 def outbound_deliver(transmission_id: int) -> bool:

@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 
 from federation import pagecache
 from federation.bulk import update_rows
-from play import identities, ratelimit, state
+from play import identities, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending, pairing
 from play.rules import game as machine
@@ -28,6 +28,7 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
+from toolkit import ratelimit
 
 logger = logging.getLogger(__name__)
 
