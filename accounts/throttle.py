@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from django.core import signing
 from django.core.cache import cache
 
+from toolkit import ratelimit
+
 FREE_FAILURES = 5
 MAX_DELAY = 15 * 60
 # An account's count is forgotten a day after its last failure.
@@ -74,12 +76,7 @@ def _network(address: str) -> str:
 
 
 def _incr(key: str, timeout: int) -> int:
-    cache.add(key, 0, timeout)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout)
-        return 1
+    return ratelimit.count(key, timeout)  # the shared limiter's atomic counter
 
 
 def delay_after(failures: int) -> int:
@@ -149,8 +146,9 @@ def forget_account(username: str) -> None:
 
 
 def allow(action: str, subject: str, limit: int, window: int) -> bool:
-    """A plain rate limit for mail-sending forms: at most `limit` per `window` seconds per subject."""
-    return _incr(f"limit:{action}:{_digest(subject.strip().lower())}", window) <= limit
+    """A plain rate limit for mail-sending forms: at most `limit` per `window` seconds per subject
+    (the shared sliding window, toolkit/ratelimit.py; the cache's errors pass through, as before)."""
+    return ratelimit.hit(f"limit:{action}:{_digest(subject.strip().lower())}", limit, window, now=_now()).allowed
 
 
 # --- Known devices --------------------------------------------------------------------------

@@ -93,6 +93,9 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "play",
+    # The JSON API (django-ninja; "ninja" for its bundled Swagger UI, served from the site's own static files).
+    "ninja",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -336,7 +339,7 @@ PLAY_CHANNEL_BACKENDS = {
     "email": "play.channels.Email",
 }
 PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
-# Messages a minute per number (or chat) on SMS and Telegram (play/ratelimit.py): inbound over the
+# Messages a minute per number (or chat) on SMS and Telegram (toolkit/ratelimit.py): inbound over the
 # limit is dropped with one "wait N s" notice a minute, so a flood from one number cannot starve the
 # others (the site's reports count per account alike); outbound over it waits in the outbox for the
 # next minute, so a bug cannot send a storm.

@@ -25,7 +25,7 @@ urlpatterns = [
     path("arbiter/", include("tournaments.arbiter_urls")),
     path("ratings/", include("ratings.urls")),
     path("play/", include("play.urls")),
-    path("api/", include("federation.api_urls")),
+    path("api/", include("api.urls")),
     path("staff/", include("tournaments.corrections.urls")),
     path("admin/", admin.site.urls),
 ]

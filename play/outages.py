@@ -24,8 +24,8 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from play.models import Channel, ChannelAddress, ChannelOutage, MobileGame, Transmission
-from play.ratelimit import RATE_LIMITED
 from players.models import PlayerLink
+from toolkit.ratelimit import RATE_LIMITED
 
 logger = logging.getLogger("play.outages")
 

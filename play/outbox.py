@@ -15,8 +15,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from play import ratelimit
 from play.models import Transmission
+from toolkit import ratelimit
 from toolkit.bulk import update_rows
 
 

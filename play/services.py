@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import identities, ratelimit, state
+from play import identities, state
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending, pairing
 from play.rules import game as machine
@@ -26,7 +26,7 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
-from toolkit import pagecache
+from toolkit import pagecache, ratelimit
 from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from django.utils import translation
 from telegram import error as telegram_errors
 from telegram.request import HTTPXRequest
 
-from play import board_png, identities, linking, ratelimit, services, state
+from play import board_png, identities, linking, services, state
 from play import telegram_buttons as buttons
 from play.channels import CheckFailed, PermanentFailure, TransientFailure
 from play.models import Color, MobileGame
@@ -39,6 +39,7 @@ from play.rules import ending
 from play.rules.clock import opponent
 from play.rules.segments import split_telegram
 from play.rules.texts import render
+from toolkit import ratelimit
 
 logger = logging.getLogger("play.telegram")
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from play import outages, outbox, ratelimit, services
+from play import outages, outbox, services
 from play.models import ChannelAddress, ChannelOutage, MobileEvent, MobileGame, Transmission
 from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
@@ -22,6 +22,7 @@ from tests.fakes.sms_gateway import FakeGateway
 from tests.fakes.telegram_api import FakeTelegram
 from tests.play.events_helpers import make_event
 from tests.players.factories import PlayerFactory
+from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 

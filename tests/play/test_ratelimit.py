@@ -1,4 +1,4 @@
-"""Per-number rate limits (play/ratelimit.py) with exact counts: inbound, a flood from one number is
+"""Per-number rate limits (toolkit/ratelimit.py) with exact counts: inbound, a flood from one number is
 dropped unanswered past PLAY_INBOUND_PER_MINUTE while another number is served; outbound, a bug
 writing 100 messages to one number sends PLAY_OUTBOUND_PER_MINUTE of them in a minute, through the
 real client to a fake gateway, and the outbox sweep sends the rest minute by minute."""
@@ -10,10 +10,11 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import outbox, ratelimit, services, telegram
+from play import outbox, services, telegram
 from play.models import ChannelAddress, ChannelOutage, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
+from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 

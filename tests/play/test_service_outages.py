@@ -22,7 +22,7 @@ from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
 from federation.celery import app
-from play import outbox, ratelimit, services
+from play import outbox, services
 from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
 from play.models import ChannelAddress, ComputerLevel, MobileGame, Transmission
@@ -34,6 +34,7 @@ from tests.fakes.twilio_api import FakeTwilio
 from tests.play.test_sms import sign as sms_sign
 from tests.players.factories import PlayerFactory
 from tests.ratings.test_requests import _fresh_pools, unused_port
+from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 

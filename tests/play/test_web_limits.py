@@ -1,4 +1,4 @@
-"""The site's reports counted like a phone's messages (play.ratelimit.web_wait): a player's
+"""The site's reports counted like a phone's messages (toolkit.ratelimit.web_wait): a player's
 dispute, appeal and leave request and a TD's enquiry each land on a desk or a phone, so an account
 past PLAY_INBOUND_PER_MINUTE a minute is refused with the wait, and nothing is stored.
 
@@ -11,10 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from play import ratelimit
 from play.models import Enquiry, Leave, Transmission
 from tests.play.desk_helpers import cast_fixture, event_fixture, link, protested_fixture  # noqa: F401
 from tests.play.events_helpers import quiet_console  # noqa: F401
+from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 

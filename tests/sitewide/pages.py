@@ -30,6 +30,8 @@ HOOK = "a webhook of a messaging provider"
 SKIP = {
     "admin:*": "Django's admin (its own layout, staff on a desktop)",
     "api:*": API,
+    "api:openapi-json": "the API's OpenAPI schema, JSON (tests/api/test_schema.py)",
+    "api:openapi-view": "the API's interactive docs: Swagger UI's own layout (tests/browser/test_api_docs.py)",
     "set_language": POST_ONLY,
     "logout": POST_ONLY,
     "players:follow": POST_ONLY,

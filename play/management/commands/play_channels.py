@@ -20,9 +20,10 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from play import channels, ratelimit, selectors
+from play import channels, selectors
 from play.management.commands.play_game_new import instant
 from play.rules.texts import duration
+from toolkit import ratelimit
 
 CONSOLE = "play.channels.Console"
 ORDER = ("console", "web", "sms", "telegram", "email")

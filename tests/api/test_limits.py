@@ -7,10 +7,10 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory, override_settings
 
-from federation import ratelimit
 from federation.env import env_header, env_rate, parse_rate
 from tests.base import BaseTestCase
 from tests.players.factories import PlayerFactory
+from toolkit import ratelimit
 from toolkit.clients import client_address
 
 
@@ -37,15 +37,21 @@ class ApiRateLimitTestCase(BaseTestCase):
             refused = self.get("/api/lists/orr/")
         assert refused.status_code == 429
         assert refused["Content-Type"] == "application/json"
-        assert refused["Retry-After"] == "60"  # the window of minute 16667 ends at 1,000,080
+        # The window of minute 16667 ends at 1,000,080; its three requests then weigh 3 × (1 − f) in
+        # the next one, and a fourth fits when 3 × (1 − f) + 1 ≤ 3: at f = 1/3, 20 s later.
+        assert refused["Retry-After"] == "80"
         assert refused["X-RateLimit-Remaining"] == "0"
+        assert refused["X-RateLimit-Reset"] == "80"
         body = json.loads(refused.content)
-        assert body["retry_after"] == 60
+        assert body["retry_after"] == 80
         assert "Too many requests" in body["error"]
-        # Another client is counted apart; the next window starts afresh.
+        # Another client is counted apart; the next window does not start afresh (a sliding window):
+        # at its start the last one's three still count, 20 s into it one more fits.
         with mock.patch.object(ratelimit.time, "time", return_value=1_000_021.0):
             assert self.get(url, REMOTE_ADDR="192.0.2.7").status_code == 200
         with mock.patch.object(ratelimit.time, "time", return_value=1_000_080.0):
+            assert self.get(url).status_code == 429
+        with mock.patch.object(ratelimit.time, "time", return_value=1_000_100.0):
             assert self.get(url).status_code == 200
 
     def test_it_counts_every_json_endpoint_and_states_the_limit_on_the_api_page(self):
