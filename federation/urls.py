@@ -1,10 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from federation import errors, views
+from federation import errors
 from players import urls as player_urls
 from ratings import application_views
-from tournaments.public import player_views
+from tournaments.public import home, player_views
 
 # The players' pages, with those that combine a player's ratings and tournaments (they live in the
 # higher apps: players imports neither ratings nor tournaments).
@@ -17,7 +17,7 @@ players_patterns = [
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("players/", include((players_patterns, player_urls.app_name))),

@@ -1,3 +1,5 @@
+"""The home page: the top of each rating list and the latest rated tournaments (tournaments may read ratings)."""
+
 from django.shortcuts import render
 
 from ratings import selectors as rating_selectors
