@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from toolkit.rates import parse_rate
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 _DATABASE_SCHEMES = {"postgres", "postgresql", "pgsql", "sqlite"}
@@ -164,21 +166,7 @@ def _masked(url: str) -> str:
     return url.replace(f":{parts.password}@", ":***@", 1)
 
 
-_RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _HEADER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
-
-
-def parse_rate(text: str) -> tuple[int, int] | None:
-    """'120/minute' -> (120, 60): so many requests per second, minute, hour or day; 'off' -> None.
-
-    Raises ValueError naming what is wrong."""
-    text = text.strip().lower()
-    if text == "off":
-        return None
-    count, _, period = text.partition("/")
-    if not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
-        raise ValueError(f"{text!r} is not a rate; write it as 120/minute (second, minute, hour or day) or off")
-    return int(count), _RATE_PERIODS[period]
 
 
 def env_rate(name: str, default: str, *, environ_=None) -> str:

@@ -52,7 +52,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from toolkit.clients import client_address
-from federation.env import parse_rate
+from toolkit.rates import parse_rate
 
 logger = logging.getLogger("toolkit.ratelimit")
 

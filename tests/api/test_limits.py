@@ -7,11 +7,12 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory, override_settings
 
-from federation.env import env_header, env_rate, parse_rate
+from federation.env import env_header, env_rate
 from tests.base import BaseTestCase
 from tests.players.factories import PlayerFactory
 from toolkit import ratelimit
 from toolkit.clients import client_address
+from toolkit.rates import parse_rate
 
 
 @override_settings(API_RATE_LIMIT="3/minute", TRUSTED_PROXY_HEADER="")
