@@ -19,7 +19,8 @@ from django.utils import timezone, translation
 
 from federation import pagecache
 from federation.bulk import update_rows
-from play import identities, ratelimit, state
+from play import ratelimit, state
+from play.channels import identities
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending, pairing
 from play.rules import game as machine
@@ -141,7 +142,7 @@ def message_receive(
     counted: bool = False,
 ) -> Receipt:
     """One inbound message from any channel (`counted`: the caller has counted it in the inbound
-    limit already, as play.telegram does for a button press). The sender is the channel's address
+    limit already, as play.channels.telegram does for a button press). The sender is the channel's address
     (a verified phone number, a Telegram chat; on the web and the console the player's federation
     id, the page or the command having checked who may act as him). The game is the one tagged `#CODE`,
     or `game_code` (the web page's), or the sender's only open game. A message delivered twice
@@ -457,7 +458,7 @@ def claim_decide(
     return game
 
 
-# --- notices outside the machine (play/linking.py) ----------------------------------------------
+# --- notices outside the machine (play/channels/linking.py) ----------------------------------------------
 
 
 def notice_send(

@@ -20,7 +20,8 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from play import identities, services, state
+from play import services, state
+from play.channels import identities
 from play.computer import engine
 from play.computer.draws import accepts_draw
 from play.models import Channel, ComputerLevel, MobileGame

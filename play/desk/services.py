@@ -20,7 +20,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from federation import audit
-from play import identities, services, state
+from play import services, state
+from play.channels import identities
 from play.desk import conflict
 from play.desk.rulers import deciders, may_decide, may_rule_appeals, may_rule_claims, refusal
 from play.models import Appeal, Channel, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission

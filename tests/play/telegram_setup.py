@@ -23,7 +23,10 @@ def bot_settings(settings):
     suite runs with a broker (a generator: the fixture yields through it)."""
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "telegram": "play.telegram.TelegramBot"}
+    settings.PLAY_CHANNEL_BACKENDS = {
+        **settings.PLAY_CHANNEL_BACKENDS,
+        "telegram": "play.channels.telegram.TelegramBot",
+    }
     eager, propagates = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
     yield

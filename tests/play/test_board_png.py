@@ -1,4 +1,4 @@
-"""The board picture (play/board_png.py): a PNG of the right size, the last move's squares in the
+"""The board picture (play/channels/board_png.py): a PNG of the right size, the last move's squares in the
 highlight colours, seen from the receiving player's side."""
 
 import io
@@ -6,7 +6,7 @@ import io
 import chess
 from PIL import Image
 
-from play import board_png
+from play.channels import board_png
 
 E2E4 = chess.Move.from_uci("e2e4")
 

@@ -7,7 +7,8 @@ import io
 
 import pytest
 
-from play import outbox, services, tasks
+from play import services, tasks
+from play.channels import outbox
 from play.models import Transmission
 from tests.players.factories import PlayerFactory
 

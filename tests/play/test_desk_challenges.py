@@ -9,7 +9,8 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from play import event_selectors, services, state
+from play import services, state
+from play.events import selectors as event_selectors
 from play.models import MobileGame
 from tests.base import PASSWORD, assert_site_styled_forms, federation_admin
 from tests.play.events_helpers import START, make_event, quiet_console  # noqa: F401

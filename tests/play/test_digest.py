@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from federation.celery import app
-from play import digest, services
+from play import services
+from play.channels import digest
 from play.models import DigestSubscription, MobileGame
 from players.models import PlayerLink
 from tests.base import PASSWORD

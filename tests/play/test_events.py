@@ -10,8 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from play import event_selectors, services
-from play.crosstable import build, rounds_of
+from play import services
+from play.events import selectors as event_selectors
+from play.events.crosstable import build, rounds_of
 from play.models import MobileEvent, MobileGame
 from play.rules import pairing
 from tests.base import PASSWORD, federation_admin

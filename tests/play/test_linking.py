@@ -1,6 +1,6 @@
 """Registration and change of number (rule 5c): an SMS number verified by a one-time code sent
 through the outbox (the console SMS channel here), a Telegram chat linked by `/start CODE` through
-play.telegram.update_receive, removal, and the notices a change gives the TD and the opponents.
+play.channels.telegram.update_receive, removal, and the notices a change gives the TD and the opponents.
 Every time is explicit: codes expire after 10 minutes, die after 5 wrong tries, and at most 3 go to
 one number in an hour."""
 
@@ -11,8 +11,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from play import identities, linking, outbox, services
-from play import telegram as tg
+from play import services
+from play.channels import identities, linking, outbox
+from play.channels import telegram as tg
 from play.models import ChannelAddress, MobileEvent, MobileGame, Transmission, VerificationCode
 from players.models import PlayerLink
 from tests.base import PASSWORD
@@ -542,7 +543,7 @@ class TestPage:
 
 
 def test_it_reads_the_page_in_three_queries_however_many_players(cast, django_assert_num_queries):
-    from play.linking_selectors import player_channels
+    from play.channels.linking_selectors import player_channels
 
     c = PlayerFactory()
     PlayerLink.objects.create(user=cast["anna"], player=c, relation="parent", status="confirmed",

@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from play import linking, services
-from play import telegram as tg
+from play import services
+from play.channels import linking
+from play.channels import telegram as tg
 from play.models import ChannelAddress, Transmission
 from play.rules.segments import UCS2, encoding, segment_count
 from players.models import Player, PlayerLink

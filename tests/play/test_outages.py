@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from play import outages, outbox, ratelimit, services
+from play import ratelimit, services
+from play.channels import outages, outbox
 from play.models import ChannelAddress, ChannelOutage, MobileEvent, MobileGame, Transmission
 from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
@@ -52,8 +53,8 @@ def _channels(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     settings.PLAY_CHANNEL_BACKENDS = {
         **settings.PLAY_CHANNEL_BACKENDS,
-        "sms": "play.sms.SmsGateway",
-        "telegram": "play.telegram.TelegramBot",
+        "sms": "play.channels.sms.SmsGateway",
+        "telegram": "play.channels.telegram.TelegramBot",
     }
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 

@@ -8,8 +8,9 @@ import chess.pgn
 import pytest
 from django.urls import reverse
 
-from play import pgn, services, state
-from play.crosstable import rounds_of
+from play import services, state
+from play.events import pgn
+from play.events.crosstable import rounds_of
 from play.rules import pairing
 from tests.play.events_helpers import (  # noqa: F401 (autouse fixtures)
     AGREED_DRAW,

@@ -30,7 +30,7 @@ def gateway(settings):
     fake = FakeGateway().start()
     settings.SMS_GATEWAY_URL = fake.url
     settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
     yield fake
     fake.stop()
 
@@ -39,7 +39,10 @@ def gateway(settings):
 def bot(settings):
     fake = FakeTelegram().start()
     settings.TELEGRAM_API_URL, settings.TELEGRAM_BOT_TOKEN = fake.base_url, fake.token
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "telegram": "play.telegram.TelegramBot"}
+    settings.PLAY_CHANNEL_BACKENDS = {
+        **settings.PLAY_CHANNEL_BACKENDS,
+        "telegram": "play.channels.telegram.TelegramBot",
+    }
     yield fake
     fake.stop()
 
@@ -86,7 +89,7 @@ def test_it_says_console_is_the_default_with_nothing_configured_and_passes(capsy
 def test_it_reports_a_healthy_gateway_and_bot(capsys, gateway, bot):
     code, out, err = run(capsys)
     assert code == 0, err
-    assert f"play.sms.SmsGateway        ok: {gateway.url} pass (version 1.40.0)" in line(out, "sms")
+    assert f"play.channels.sms.SmsGateway       ok: {gateway.url} pass (version 1.40.0)" in line(out, "sms")
     assert "ok: @federation_chess_bot" in line(out, "telegram")
     assert "No SMS or Telegram back-end" not in out
     assert [(r.method, r.path) for r in gateway.requests] == [("GET", "/3rdparty/v1/health")]
@@ -127,7 +130,7 @@ def test_it_fails_a_wrong_bot_token(capsys, bot, settings):
 
 
 def test_it_fails_a_back_end_that_cannot_be_loaded(capsys, settings):
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.NoSuchGateway"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.NoSuchGateway"}
     code, out, _ = run(capsys)
     assert code == 1 and "FAILED: cannot load the back-end" in line(out, "sms")
 

@@ -10,7 +10,8 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import outbox, ratelimit, services, telegram
+from play import ratelimit, services
+from play.channels import outbox, telegram
 from play.models import ChannelAddress, ChannelOutage, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -30,7 +31,7 @@ def at(seconds: int) -> datetime.datetime:
 @pytest.fixture(autouse=True)
 def _settings(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
     settings.PLAY_INBOUND_PER_MINUTE = 30
     settings.PLAY_OUTBOUND_PER_MINUTE = 30
 

@@ -22,7 +22,8 @@ from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
 from federation.celery import app
-from play import outbox, ratelimit, services
+from play import ratelimit, services
+from play.channels import outbox
 from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
 from play.models import ChannelAddress, ComputerLevel, MobileGame, Transmission
@@ -105,8 +106,8 @@ def fakes(settings):
     settings.TWILIO_WEBHOOK_BASE_URL = settings.TWILIO_STATUS_CALLBACK_URL = ""
     settings.PLAY_CHANNEL_BACKENDS = {
         **settings.PLAY_CHANNEL_BACKENDS,
-        "sms": "play.sms.SmsGateway",
-        "telegram": "play.telegram.TelegramBot",
+        "sms": "play.channels.sms.SmsGateway",
+        "telegram": "play.channels.telegram.TelegramBot",
     }
     yield {"gateway": gateway, "bot": bot, "twilio": twilio}
     for fake in (gateway, bot, twilio):
@@ -238,7 +239,7 @@ def test_it_keeps_and_applies_every_inbound_message_and_sends_its_replies_once_t
             pytest.skip(f"no Stockfish at {DEFAULT_PATH}")
         computer.levels_ensure()
     if path == "twilio":
-        settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.twilio_sms.TwilioSms"}
+        settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.twilio_sms.TwilioSms"}
     client.raise_request_exception = False  # a 500 is an answer here, to be seen, not an exception
     services_.down(outage)
 

@@ -7,7 +7,8 @@ import io
 
 import pytest
 
-from play import outbox, services, state
+from play import services, state
+from play.channels import outbox
 from play.models import ChannelAddress, MobileGame, Transmission
 from play.rules import transcript
 from play.rules.message import parse_message

@@ -12,7 +12,8 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import outbox, services, sms
+from play import services
+from play.channels import outbox, sms
 from play.models import ChannelAddress, MobileGame, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -26,7 +27,7 @@ WHITE_PHONE, BLACK_PHONE = "+79991112233", "+79994445566"
 def _sms_settings(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ class TestWebhook:
         self, client, game, caplog, written
     ):
         payload = {"messageId": "m-1", "message": "1. e4", "phoneNumber": WHITE_PHONE, "receivedAt": written}
-        with caplog.at_level(logging.WARNING, logger="play.sms"):
+        with caplog.at_level(logging.WARNING, logger="play.channels.sms"):
             response = post(client, envelope("sms:received", payload))
         assert response.status_code == 200, response.content
         assert moves(game) == 1
@@ -138,7 +139,7 @@ class TestWebhook:
     def test_it_refuses_a_bad_signature_with_403_and_stores_nothing(self, client, game, caplog):
         body = received("1. e4")
         timestamp = str(int(timezone.now().timestamp()))
-        with caplog.at_level(logging.WARNING, logger="play.sms"):
+        with caplog.at_level(logging.WARNING, logger="play.channels.sms"):
             response = post(client, body, timestamp=timestamp, signature=sign(body, timestamp, key="wrong key"))
         assert response.status_code == 403
         assert "SMS webhook refused" in caplog.text
@@ -389,7 +390,7 @@ def test_it_signs_as_the_gateway_documents():
             {"SMS_GATEWAY_URL": "sms.example.org/3rdparty/v1"},
             "SMS_GATEWAY_URL='sms.example.org/3rdparty/v1' must start",
         ),
-        ({"PLAY_SMS_BACKEND": "play.sms.SmsGateway", "SMS_GATEWAY_USER": "u"}, "needs SMS_GATEWAY_URL"),
+        ({"PLAY_SMS_BACKEND": "play.channels.sms.SmsGateway", "SMS_GATEWAY_USER": "u"}, "needs SMS_GATEWAY_URL"),
     ],
 )
 def test_it_refuses_a_gateway_configured_wrong(env, message):
@@ -404,12 +405,12 @@ def test_it_accepts_a_configured_gateway():
     from tests.federation.test_settings import run_manage
 
     env = {"SMS_GATEWAY_URL": "https://sms.example.org/3rdparty/v1", "SMS_GATEWAY_USER": "u"}
-    result = run_manage("check", PLAY_SMS_BACKEND="play.sms.SmsGateway", SMS_GATEWAY_PASSWORD="p", **env)
+    result = run_manage("check", PLAY_SMS_BACKEND="play.channels.sms.SmsGateway", SMS_GATEWAY_PASSWORD="p", **env)
     assert result.returncode == 0, result.stderr
 
 
 def test_it_counts_json_depth_by_brackets_outside_strings():
-    from play.sms import json_depth
+    from play.channels.sms import json_depth
 
     assert [json_depth(b"1"), json_depth(b"[]"), json_depth(b"[[], {}]"), json_depth(b'{"a": [{"b": 1}]}')] == [
         0,
@@ -434,7 +435,7 @@ def test_it_documents_each_webhooks_headers_with_an_example_that_checks():
     table = table[: table.index("\n\n", table.index("| Webhook"))]
     read = set()
     for module in ("hooks.py", "hooks_twilio.py"):
-        read |= set(re.findall(r'request\.headers\.get\("([\w-]+)"', (root / "play" / module).read_text()))
+        read |= set(re.findall(r'request\.headers\.get\("([\w-]+)"', (root / "play" / "channels" / module).read_text()))
     assert read >= {"X-Signature", "X-Timestamp", "X-Twilio-Signature", "X-Telegram-Bot-Api-Secret-Token"}
     for header in read:
         assert f"`{header}`" in table, header

@@ -9,7 +9,7 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import outbox
+from play.channels import outbox
 from play.models import ChannelAddress, Transmission
 from tests.play import telegram_setup
 from tests.play.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
@@ -76,7 +76,7 @@ class TestWebhook:
 
     @pytest.mark.parametrize("secret", ["wrong-secret", "", None])
     def test_it_refuses_a_wrong_or_missing_secret_with_403_and_stores_nothing(self, client, game, caplog, secret):
-        with caplog.at_level(logging.WARNING, logger="play.telegram"):
+        with caplog.at_level(logging.WARNING, logger="play.channels.telegram"):
             response = post(client, update("1. e4"), secret=secret)
         assert response.status_code == 403
         assert "Telegram webhook refused" in caplog.text
@@ -223,7 +223,7 @@ class TestOutbound:
     [
         ({"TELEGRAM_API_URL": "api.telegram.org/bot"}, "TELEGRAM_API_URL='api.telegram.org/bot' must start"),
         ({"TELEGRAM_WEBHOOK_SECRET": "has space"}, "TELEGRAM_WEBHOOK_SECRET must be"),
-        ({"PLAY_TELEGRAM_BACKEND": "play.telegram.TelegramBot"}, "needs TELEGRAM_BOT_TOKEN"),
+        ({"PLAY_TELEGRAM_BACKEND": "play.channels.telegram.TelegramBot"}, "needs TELEGRAM_BOT_TOKEN"),
     ],
 )
 def test_it_refuses_telegram_configured_wrong(env, message):
@@ -238,5 +238,5 @@ def test_it_accepts_a_configured_bot():
     from tests.federation.test_settings import run_manage
 
     env = {"TELEGRAM_BOT_TOKEN": "123:abc", "TELEGRAM_WEBHOOK_SECRET": SECRET}
-    result = run_manage("check", PLAY_TELEGRAM_BACKEND="play.telegram.TelegramBot", **env)
+    result = run_manage("check", PLAY_TELEGRAM_BACKEND="play.channels.telegram.TelegramBot", **env)
     assert result.returncode == 0, result.stderr

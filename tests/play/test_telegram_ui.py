@@ -13,9 +13,10 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from PIL import Image
 
-from play import board_png, outbox, services
+from play import services
+from play.channels import board_png, outbox
+from play.channels.telegram import TelegramBot
 from play.models import MobileGame, Transmission
-from play.telegram import TelegramBot
 from tests.play import telegram_setup
 from tests.play.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
 from tests.players.factories import PlayerFactory

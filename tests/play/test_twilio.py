@@ -12,9 +12,9 @@ import pytest
 from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
-from play import outbox, services, twilio_sms
-from play.channels import PermanentFailure, TransientFailure
-from play.hooks_twilio import EMPTY_TWIML
+from play import services
+from play.channels import PermanentFailure, TransientFailure, outbox, twilio_sms
+from play.channels.hooks_twilio import EMPTY_TWIML
 from play.models import ChannelAddress, MobileGame, Transmission
 from tests.fakes.twilio_api import FakeTwilio
 from tests.players.factories import PlayerFactory
@@ -32,7 +32,7 @@ def _twilio_settings(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     settings.TWILIO_ACCOUNT_SID, settings.TWILIO_AUTH_TOKEN, settings.TWILIO_FROM_NUMBER = ACCOUNT, TOKEN, NUMBER
     settings.TWILIO_WEBHOOK_BASE_URL = settings.TWILIO_STATUS_CALLBACK_URL = ""
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.twilio_sms.TwilioSms"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.twilio_sms.TwilioSms"}
 
 
 @pytest.fixture
@@ -424,8 +424,12 @@ class TestStatusCallbacks:
             "TWILIO_STATUS_CALLBACK_URL='ftp://ratings.example.org/play/hooks/twilio/status/' must start",
         ),
         (
-            {"PLAY_SMS_BACKEND": "play.twilio_sms.TwilioSms", "TWILIO_ACCOUNT_SID": ACCOUNT, "TWILIO_AUTH_TOKEN": "t"},
-            "PLAY_SMS_BACKEND=play.twilio_sms.TwilioSms needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and "
+            {
+                "PLAY_SMS_BACKEND": "play.channels.twilio_sms.TwilioSms",
+                "TWILIO_ACCOUNT_SID": ACCOUNT,
+                "TWILIO_AUTH_TOKEN": "t",
+            },
+            "PLAY_SMS_BACKEND=play.channels.twilio_sms.TwilioSms needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and "
             "TWILIO_FROM_NUMBER",
         ),
     ],
@@ -446,5 +450,5 @@ def test_it_accepts_a_configured_twilio():
         "TWILIO_WEBHOOK_BASE_URL": "https://ratings.example.org",
         "TWILIO_STATUS_CALLBACK_URL": "https://ratings.example.org/play/hooks/twilio/status/",
     }
-    result = run_manage("check", PLAY_SMS_BACKEND="play.twilio_sms.TwilioSms", **env, **urls)
+    result = run_manage("check", PLAY_SMS_BACKEND="play.channels.twilio_sms.TwilioSms", **env, **urls)
     assert result.returncode == 0, result.stderr

@@ -21,9 +21,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from play import challenges, services
+from play import services
 from play.desk import leave as leaves
 from play.desk import services as desk
+from play.events import challenges
 from play.models import Transmission
 from players.models import FideImportApplication, PlayerLink
 from tests.base import PASSWORD, federation_admin

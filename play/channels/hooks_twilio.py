@@ -1,6 +1,6 @@
 """Twilio's webhooks: an SMS to the federation's number (/play/hooks/twilio/) and the status of an
 outbound one (/play/hooks/twilio/status/). No session and no CSRF token (Twilio is a machine):
-every call is checked by its X-Twilio-Signature instead (play/twilio_sms.py). The work is done
+every call is checked by its X-Twilio-Signature instead (play/channels/twilio_sms.py). The work is done
 before answering, as for the SMS gateway: Twilio waits for the answer."""
 
 import logging
@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from play import twilio_sms
+from play.channels import twilio_sms
 
 logger = logging.getLogger("play.twilio")
 

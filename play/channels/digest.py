@@ -22,8 +22,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from play import identities, selectors
-from play.linking import site_name
+from play import selectors
+from play.channels import identities
+from play.channels.linking import site_name
 from play.models import Channel, Color, DigestSubscription, MobileGame
 from play.rules import clock
 from play.rules.texts import duration

@@ -1,4 +1,4 @@
-"""Challenge games on the web: offer one, answer one, withdraw one (play/challenges.py writes)."""
+"""Challenge games on the web: offer one, answer one, withdraw one (play/events/challenges.py writes)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from play import challenges
+from play.events import challenges
 from play.forms import ChallengeForm
 from play.models import Challenge
 from players.selectors import linked_players

@@ -52,7 +52,7 @@ class Web:
 
 
 class Email:
-    """Outage notices (play/outages.py) for players with no other working channel, by Django's
+    """Outage notices (play/channels/outages.py) for players with no other working channel, by Django's
     mail to the address of an account linked to the player."""
 
     def send(self, row) -> None:

@@ -12,8 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from play import event_selectors, services, state
+from play import services, state
 from play.desk import conflict
+from play.events import selectors as event_selectors
 from play.forms import ClaimDecisionForm
 from play.models import MobileGame
 from play.rules import ending

@@ -1,11 +1,11 @@
 """Telegram through the Bot API, with the maintained client (python-telegram-bot).
 
-Outbound: `TelegramBot` is the "telegram" channel class (PLAY_TELEGRAM_BACKEND=play.telegram.TelegramBot);
+Outbound: `TelegramBot` is the "telegram" channel class (PLAY_TELEGRAM_BACKEND=play.channels.telegram.TelegramBot);
 it sends one outbox row's text to the chat id kept as the row's address. A message of an open game
-carries the game's buttons (play/telegram_buttons.py); the opponent's move comes with the board as
-a picture, from the receiving player's side (play/board_png.py).
+carries the game's buttons (play/channels/telegram_buttons.py); the opponent's move comes with the board as
+a picture, from the receiving player's side (play/channels/board_png.py).
 
-Inbound: Telegram posts each Update to /play/hooks/telegram/ (play/hooks.py) with the secret token
+Inbound: Telegram posts each Update to /play/hooks/telegram/ (play/channels/hooks.py) with the secret token
 set in setWebhook (`manage.py play_telegram webhook`; in development `play_telegram poll` fetches
 Updates instead). The view checks that token and the Update's shape, answers at once and queues
 play.tasks.telegram_update, which calls `update_receive` here: a text message or a button press
@@ -31,16 +31,16 @@ from django.utils import translation
 from telegram import error as telegram_errors
 from telegram.request import HTTPXRequest
 
-from play import board_png, identities, linking, ratelimit, services, state
-from play import telegram_buttons as buttons
-from play.channels import CheckFailed, PermanentFailure, TransientFailure
+from play import ratelimit, services, state
+from play.channels import CheckFailed, PermanentFailure, TransientFailure, board_png, identities, linking
+from play.channels import telegram_buttons as buttons
 from play.models import Color, MobileGame
 from play.rules import ending
 from play.rules.clock import opponent
 from play.rules.segments import split_telegram
 from play.rules.texts import render
 
-logger = logging.getLogger("play.telegram")
+logger = logging.getLogger("play.channels.telegram")
 
 # A Bot API that does not answer must not hold a delivery worker (and the rows it locks) for long:
 # the row stays pending and the next delivery or the outbox sweeper tries again.
@@ -224,7 +224,7 @@ def message_receive(update: telegram.Update, *, now: datetime.datetime) -> str:
     message = update.message
     if not isinstance(message.text, str):
         return "ignored"  # photos, stickers, voice...
-    if linking.is_start(message.text):  # "/start CODE" links the chat to a player (play/linking.py)
+    if linking.is_start(message.text):  # "/start CODE" links the chat to a player (play/channels/linking.py)
         chat = str(message.chat.id)
         # Counted like any message (the game service counts the others): a flood of /start
         # would otherwise be answered in full, or guess link codes at the speed of the network.

@@ -1,14 +1,14 @@
 """SMS bought from Twilio: the second back-end of the "sms" channel, for federations without a
-phone of their own running SMS Gateway for Android (play/sms.py). The game service does not know
+phone of their own running SMS Gateway for Android (play/channels/sms.py). The game service does not know
 which one is in use: inbound messages arrive on the "sms" channel either way.
 
-Outbound: `TwilioSms` is the "sms" channel class (PLAY_SMS_BACKEND=play.twilio_sms.TwilioSms); it
+Outbound: `TwilioSms` is the "sms" channel class (PLAY_SMS_BACKEND=play.channels.twilio_sms.TwilioSms); it
 hands one outbox row to Twilio's Messages API through Twilio's own client and keeps the message
 SID on the row, which the status callbacks name.
 
 Inbound: Twilio posts a form to /play/hooks/twilio/ for every SMS to the federation's number, and
 one to /play/hooks/twilio/status/ for every change of an outbound message's status (the views are
-in play/hooks_twilio.py). Both are signed with the account's auth token (`signature_valid`);
+in play/channels/hooks_twilio.py). Both are signed with the account's auth token (`signature_valid`);
 `inbound_receive` gives the SMS to the game service and `status_report` keeps the status on the
 outbound row as evidence for the TD. A report is never read by the clock."""
 
@@ -25,8 +25,8 @@ from twilio.http.http_client import TwilioHttpClient
 from twilio.request_validator import RequestValidator
 from twilio.rest import Client
 
-from play import outbox, services
-from play.channels import PermanentFailure, TransientFailure
+from play import services
+from play.channels import PermanentFailure, TransientFailure, outbox
 from play.models import Transmission
 
 logger = logging.getLogger("play.twilio")

@@ -3,7 +3,7 @@
 
 SMS: the player enters the number on the site, a 6-digit code goes to that number through the
 outbox like any message, and he types it back. Telegram: the site shows a code and a deep link,
-and the player sends `/start CODE` to the bot from the chat to be linked (play/telegram.py hands
+and the player sends `/start CODE` to the bot from the chat to be linked (play/channels/telegram.py hands
 every `/start` here). Codes are kept as keyed hashes, expire after CODE_TTL, die after MAX_WRONG
 wrong tries, and at most CODES_PER_HOUR are sent to one number (or made for one player's chat)
 in an hour, so neither a guesser nor a button held down can run up SMS bills. Over any 24 hours,
@@ -31,7 +31,8 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from play import identities, services
+from play import services
+from play.channels import identities
 from play.models import Channel, ChannelAddress, MobileGame, Transmission, VerificationCode
 from play.rules import clock
 from players.selectors import plays_as
@@ -69,7 +70,7 @@ def site_name() -> str:
 
 def _hash(code: str) -> str:
     # Keyed with SECRET_KEY: a leaked table does not give 6-digit codes away by brute force.
-    return salted_hmac("play.linking.code", code.strip().upper(), algorithm="sha256").hexdigest()
+    return salted_hmac("play.channels.linking.code", code.strip().upper(), algorithm="sha256").hexdigest()
 
 
 def _check_player(user, player) -> None:
@@ -306,7 +307,7 @@ def _code_text(player, code: str) -> str:
 
 
 def _words(msgid: str, *, then: str = "", player=None, **values) -> str:
-    """A Telegram answer in the message language of the chat's player (play.identities.
+    """A Telegram answer in the message language of the chat's player (play.channels.identities.
     message_language; the federation's for a chat not linked yet), and the sentence `then` after it."""
     with translation.override(identities.message_language(Channel.TELEGRAM, player)):
         text = translation.gettext(msgid) % values

@@ -1,5 +1,5 @@
 """Webhooks of the SMS gateway and of Telegram: no session and no CSRF token (they are machines),
-so every call is checked by its signature or secret instead (play/sms.py, play/telegram.py).
+so every call is checked by its signature or secret instead (play/channels/sms.py, play/channels/telegram.py).
 The SMS gateway's work is one message for the game service, done before answering: the gateway
 waits for the 200 and retries otherwise. Telegram's is queued: it answers at once, so a slow move
 never makes Telegram resend the Update (the update_id dedups it anyway). With the broker down it is
@@ -16,10 +16,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from kombu.exceptions import OperationalError as BrokerDown
 
-from play import sms, tasks, telegram
+from play import tasks
+from play.channels import sms, telegram
 
-logger = logging.getLogger("play.sms")
-telegram_logger = logging.getLogger("play.telegram")
+logger = logging.getLogger("play.channels.sms")
+telegram_logger = logging.getLogger("play.channels.telegram")
 
 
 def _text(message: str, status: int) -> HttpResponse:

@@ -1,5 +1,5 @@
 """My phones and chats (/play/channels/): the SMS number and Telegram chat of each player the account
-plays as, registered with a one-time code (play/linking.py writes), and the daily e-mail digest.
+plays as, registered with a one-time code (play/channels/linking.py writes), and the daily e-mail digest.
 
 Every form posts to its own address and, on success, redirects back to the page (POST/redirect/GET);
 a refused request shows the page again with the reason beside the form that was sent. The Telegram
@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from play import digest, linking, linking_selectors
+from play.channels import digest, linking, linking_selectors
 from play.models import Channel, VerificationCode
 from players.models import Player
 from players.selectors import plays_as

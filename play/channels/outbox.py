@@ -64,7 +64,8 @@ def _deliver(
     sweep goes through the outbox in order anyway), and once a row to an address fails
     transiently, or is over the address's rate limit, the later rows to it wait with it (those
     behind a rate limit for the outbox sweep, not for the task's retries)."""
-    from play import channels, outages
+    from play import channels
+    from play.channels import outages
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -136,9 +137,9 @@ def outbox_sweep(
     """Deliver what is still pending (a queue that was down, a channel that failed, an address
     over its rate limit), oldest first, `batch` rows a transaction, at most `limit` rows a pass
     (the beat queues one a minute); a row tried in this pass is not tried again in it. Then open
-    an outage for any channel failing for longer than the transmission norm (play/outages.py).
+    an outage for any channel failing for longer than the transmission norm (play/channels/outages.py).
     Returns how many were sent."""
-    from play import outages
+    from play.channels import outages
 
     now = now or timezone.now()
     due = Transmission.objects.filter(delivery=Transmission.Delivery.PENDING, at__lt=now - older_than).order_by("pk")

@@ -1,11 +1,11 @@
 """SMS through "SMS Gateway for Android" (open source, self-hosted): a phone that sends and
 receives the federation's SMS, behind the gateway's REST API.
 
-Outbound: `SmsGateway` is the "sms" channel class (PLAY_SMS_BACKEND=play.sms.SmsGateway); it hands
+Outbound: `SmsGateway` is the "sms" channel class (PLAY_SMS_BACKEND=play.channels.sms.SmsGateway); it hands
 one outbox row to the gateway through the maintained client and keeps the gateway's message id on
 the row, which the delivery reports name.
 
-Inbound: the gateway posts its events to /play/hooks/sms/ (play/hooks.py). `webhook_verify` checks
+Inbound: the gateway posts its events to /play/hooks/sms/ (play/channels/hooks.py). `webhook_verify` checks
 the signature and the time stamp; `webhook_handle` turns `sms:received` into a message for the
 game service and stores `sms:sent`/`sms:delivered`/`sms:failed` on the outbound row as evidence.
 A report is never read by the clock: the clock runs on the times of the player's own messages."""
@@ -31,10 +31,10 @@ from android_sms_gateway.http import RequestsHttpClient
 from django.conf import settings
 from django.db import transaction
 
-from play import outbox, services
-from play.channels import CheckFailed, PermanentFailure, TransientFailure
+from play import services
+from play.channels import CheckFailed, PermanentFailure, TransientFailure, outbox
 
-logger = logging.getLogger("play.sms")
+logger = logging.getLogger("play.channels.sms")
 
 # A gateway that does not answer must not hold a delivery worker (and the rows it locks) for long:
 # the row stays pending and the next delivery or the outbox sweeper tries again.

@@ -15,7 +15,9 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from play import event_selectors, pgn, services
+from play import services
+from play.events import pgn
+from play.events import selectors as event_selectors
 from play.forms import EventForm
 
 # --- public pages --------------------------------------------------------------------------------

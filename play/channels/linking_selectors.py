@@ -1,4 +1,4 @@
-"""Reads of "My phones and chats" (play/views_channels.py): for each player an account plays as,
+"""Reads of "My phones and chats" (play/channels/views.py): for each player an account plays as,
 his SMS number and Telegram chat, the SMS code waiting to be typed, and the account's digest choice."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from play.linking import MAX_WRONG
+from play.channels.linking import MAX_WRONG
 from play.models import Channel, ChannelAddress, DigestSubscription, VerificationCode
 from players.selectors import linked_players
 

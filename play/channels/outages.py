@@ -6,12 +6,12 @@ A channel is failing from its first message that could not go out after its last
 delivery: a row still pending after an attempt that failed (not one merely held by the rate
 limit), or one marked failed. A failure before a later success was the address's, not the
 channel's (a chat that blocked the bot), and is not an outage. The outbox sweep
-(`play.outbox.outbox_sweep`, every minute) calls `outages_sweep`: once a failing message of a game
+(`play.channels.outbox.outbox_sweep`, every minute) calls `outages_sweep`: once a failing message of a game
 has waited longer than that game's norm, an outage is opened (or, already open, takes in the
 game), the TD is told on each affected game's page, and each player of those games once per
 outage by another channel: his other verified address, else e-mail to the accounts linked to
 him, else the game page. The channel's next successful delivery (`channels_delivered`, called by
-`play.outbox.outbound_deliver_many`) closes it and tells the same people, with its duration.
+`play.channels.outbox.outbound_deliver_many`) closes it and tells the same people, with its duration.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from play.models import Channel, ChannelAddress, ChannelOutage, MobileGame, Tran
 from play.ratelimit import RATE_LIMITED
 from players.models import PlayerLink
 
-logger = logging.getLogger("play.outages")
+logger = logging.getLogger("play.channels.outages")
 
 # The system's own channels that can fail: the web and console channels cannot, and e-mail only
 # carries these notices.

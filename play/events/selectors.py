@@ -16,8 +16,9 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from federation.roles import is_federation_admin
-from play import crosstable, state
+from play import state
 from play.desk import conflict
+from play.events import crosstable
 from play.models import ChannelOutage, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending, pairing
 
