@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from play import services
 from play.channels import digest, outbox, telegram
-from play.computer import calibration
+from play.computer import calibration, turn
 from play.computer import services as computer
 from play.computer.engine import EngineFailed
 
@@ -58,7 +58,7 @@ def engine_move(game_id: int, ply: int) -> str:
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def sweep_computer_moves() -> int:
-    return computer.computer_moves_sweep()
+    return turn.computer_moves_sweep()
 
 
 @shared_task(

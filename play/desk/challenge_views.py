@@ -1,6 +1,6 @@
 """The challenge games' desk: challenge games belong to no event, so their claims and notices go
 to the federation's duty TD (settings.PLAY_DUTY_TD_USERNAME) and to staff, who rule on a claim
-here as an event's TD does on his event's desk (rule 7d, 7f, through play.services.claim_decide).
+here as an event's TD does on his event's desk (rule 7d, 7f, through play.rulings.claim_decide).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from play import services, state
+from play import rulings, services, state
 from play.desk import conflict
 from play.events import selectors as event_selectors
 from play.forms import ClaimDecisionForm
@@ -63,7 +63,7 @@ def desk_challenge_claim(request):
         return back
     upheld = data["decision"] == "upheld"
     try:
-        services.claim_decide(
+        rulings.claim_decide(
             game=game, against=data["against"], ply=data["ply"], upheld=upheld, by=request.user,
             no_further=bool(data["no_further"]) and not upheld, reason=data["reason"],
         )  # fmt: skip

@@ -17,6 +17,7 @@ from django.utils import timezone
 from federation.celery import app as celery_app
 from play import services, state
 from play.computer import services as computer
+from play.computer import turn as computer_turn
 from play.computer.engine import DEFAULT_PATH
 from play.models import ComputerLevel, MobileGame, Transmission
 from play.tasks import engine_move
@@ -287,9 +288,9 @@ def test_it_queues_again_a_computers_move_that_never_arrived(db):
     game = computer.computer_game_create(player=person, level=level(1), side="black")
     game.refresh_from_db()
     assert (game.plies, game.on_move) == (0, "white")
-    assert computer.computer_moves_sweep(now=game.on_move_since) == 0  # within its think time: wait
-    late = game.on_move_since + computer.OVERDUE + datetime.timedelta(seconds=level(1).think_seconds + 1)
-    assert computer.computer_moves_sweep(now=late) == 1  # queued again (and played at once here)
+    assert computer_turn.computer_moves_sweep(now=game.on_move_since) == 0  # within its think time: wait
+    late = game.on_move_since + computer_turn.OVERDUE + datetime.timedelta(seconds=level(1).think_seconds + 1)
+    assert computer_turn.computer_moves_sweep(now=late) == 1  # queued again (and played at once here)
     game.refresh_from_db()
     assert (game.plies, game.on_move, len(computer_moves(game))) == (1, "black", 1)
-    assert computer.computer_moves_sweep(now=late) == 0  # the person's turn now
+    assert computer_turn.computer_moves_sweep(now=late) == 0  # the person's turn now

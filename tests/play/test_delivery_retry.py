@@ -192,3 +192,13 @@ class TestOutboxSweep:
         rows = list(Transmission.objects.filter(pk__in=ids).order_by("pk"))
         assert [(row.delivery, row.attempts) for row in rows] == [("pending", 1), ("sent", 1), ("sent", 1)]
         assert outbox.outbox_sweep(batch=1) == 1
+
+
+def test_it_queues_by_the_names_the_tasks_are_registered_under():
+    """play/queue.py names the tasks the services queue; each is the task of that name (and runs
+    eagerly under the default settings, since its own delay/apply_async is used)."""
+    from play import queue
+
+    for name in (queue.DELIVER, queue.ENGINE_MOVE, queue.CALIBRATION_GAME):
+        assert queue.task(name).name == name
+    assert queue.task(queue.DELIVER) is tasks.deliver._get_current_object()

@@ -1,6 +1,6 @@
 """The desk as the TD's one place (the old TD's list, /play/td/, redirects to it): the challenge
 games' desk lists the undecided time claims and PROTEST / DELAY / FAILURE messages of the
-challenge games for the duty TD and staff, who decide there through play.services.claim_decide;
+challenge games for the duty TD and staff, who decide there through play.rulings.claim_decide;
 an event's claims are on its desk, where staff may rule too; over the personas anonymous,
 player, TD, another TD, the duty TD and admin."""
 

@@ -7,11 +7,13 @@ import pytest
 from play.rules.message import (
     Accepted,
     Command,
+    PlayRequest,
     Referral,
     check_conditional,
     check_reply,
     follow_conditional,
     parse_message,
+    parse_request,
 )
 from play.rules.notation import FAULT_ORDER, Reason
 
@@ -248,3 +250,20 @@ class TestQuote:
     def test_it_quotes_an_illegal_move_whole(self):
         referral = check_reply(parse_message("1. Nf6"), [], WHITE)
         assert referral == Referral(Reason.ILLEGAL, "'Nf6' is not a legal move in this position")
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        ("PLAY COMPUTER 3", PlayRequest(3, "random")),
+        ("  play computer 12 white ", PlayRequest(12, "white")),
+        ("Play Computer 1 BLACK", PlayRequest(1, "black")),
+        ("PLAY COMPUTER", None),
+        ("#G17 PLAY COMPUTER 3", None),
+        ("PLAY COMPUTER 3 GREEN", None),
+        ("12. Nf3", None),
+        ("", None),
+    ],
+)
+def test_it_reads_a_request_for_a_new_game_apart_from_a_games_message(text, request_):
+    assert parse_request(text) == request_

@@ -25,6 +25,7 @@ from federation.celery import app
 from play import ratelimit, services
 from play.channels import outbox
 from play.computer import services as computer
+from play.computer import turn
 from play.computer.engine import DEFAULT_PATH
 from play.models import ChannelAddress, ComputerLevel, MobileGame, Transmission
 from players.models import PlayerLink
@@ -262,7 +263,7 @@ def test_it_keeps_and_applies_every_inbound_message_and_sends_its_replies_once_t
     later = timezone.now() + datetime.timedelta(minutes=10)
     with django_capture_on_commit_callbacks(execute=True):
         if path == "computer page":
-            computer.computer_moves_sweep(now=later)  # the move lost with the broker is queued again
+            turn.computer_moves_sweep(now=later)  # the move lost with the broker is queued again
         outbox.outbox_sweep(now=later)
     assert not Transmission.objects.filter(direction="out", delivery="pending").exists()
     sent = _delivered(fakes, path)
