@@ -154,7 +154,7 @@ def test_it_does_not_limit_the_console_channel(game, settings):
 
 
 def test_it_answers_200_on_the_sms_webhook_to_a_message_over_the_limit(client, game, settings):
-    from tests.play.test_sms import KEY, post, received
+    from tests.play.channels.test_sms import KEY, post, received
 
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
     settings.PLAY_INBOUND_PER_MINUTE = 1

@@ -10,8 +10,8 @@ from play import state
 from play.desk import selectors
 from play.models import Decision, DeskMark, Transmission
 from tests.base import assert_site_styled_forms
-from tests.play.desk_helpers import FILED, cast_fixture, event_fixture, later, protested_fixture, send  # noqa: F401
-from tests.play.events_helpers import make_event, quiet_console  # noqa: F401
+from tests.play.desk.helpers import FILED, cast_fixture, event_fixture, later, protested_fixture, send  # noqa: F401
+from tests.play.events.helpers import make_event, quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +220,7 @@ def test_it_lets_the_td_mark_a_delay_handled_and_it_leaves_the_queue(client, cas
 
 
 def test_it_leaves_the_games_of_a_td_who_plays_in_his_event_to_the_chairman(client, cast, event, protested):
-    from tests.play.desk_helpers import link
+    from tests.play.desk.helpers import link
 
     link(cast["td"], protested.black)
     html = queue_html(client, cast["td"], event)
@@ -249,7 +249,7 @@ def test_it_lists_the_events_directed_or_chaired(cast, event):
 
 
 def test_it_lets_a_player_report_a_dispute_from_the_game_page(client, cast, event):
-    from tests.play.desk_helpers import link
+    from tests.play.desk.helpers import link
 
     game = event.games.select_related("white", "black").get()
     link(cast["player"], game.black)

@@ -1,5 +1,5 @@
 """The sample transcripts (examples/mobile/*.jsonl): every text players sent is parsed. Their
-moves and referrals are checked by the real replay in tests/play/test_transcript.py."""
+moves and referrals are checked by the real replay in tests/play/rules/test_transcript.py."""
 
 import json
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 
 from play.rules.message import parse_message
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mobile"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "mobile"
 TRANSCRIPTS = sorted(EXAMPLES.glob("*.jsonl"))
 
 

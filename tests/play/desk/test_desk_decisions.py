@@ -11,8 +11,8 @@ from federation.models import AuditEntry
 from play import state
 from play.desk import services as desk
 from play.models import Decision, Transmission
-from tests.play.desk_helpers import START, cast_fixture, event_fixture, protested_fixture  # noqa: F401
-from tests.play.events_helpers import make_event, play, quiet_console  # noqa: F401
+from tests.play.desk.helpers import START, cast_fixture, event_fixture, protested_fixture  # noqa: F401
+from tests.play.events.helpers import make_event, play, quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -173,7 +173,7 @@ def test_it_names_time_losses_and_disqualifications_on_the_sanction_list(client,
 
 
 def test_it_shows_a_decision_on_a_player_in_all_his_games_on_the_game_page(client, cast, three):
-    from tests.play.desk_helpers import link
+    from tests.play.desk.helpers import link
 
     hero = three.entries.order_by("pk")[0].player
     link(cast["player"], hero)

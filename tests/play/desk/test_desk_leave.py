@@ -15,8 +15,8 @@ from play import services, state
 from play.desk import leave as leaves
 from play.desk.services import DeskError
 from play.models import Leave, Transmission
-from tests.play.desk_helpers import cast_fixture, link  # noqa: F401
-from tests.play.events_helpers import make_event, quiet_console  # noqa: F401
+from tests.play.desk.helpers import cast_fixture, link  # noqa: F401
+from tests.play.events.helpers import make_event, quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

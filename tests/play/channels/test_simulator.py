@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from play import services
 from play.models import MobileGame, Transmission
-from tests.play.simulator_urls import debug_on
+from tests.play.channels.simulator_urls import debug_on
 from tests.players.factories import PlayerFactory
 
 URL = "/play/simulator/"

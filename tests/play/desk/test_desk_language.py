@@ -14,7 +14,7 @@ from federation.models import AuditEntry
 from play.desk import services as desk
 from play.models import Transmission
 from play.rules import texts
-from tests.play.desk_helpers import (  # noqa: F401
+from tests.play.desk.helpers import (  # noqa: F401
     START,
     cast_fixture,
     event_fixture,
@@ -23,7 +23,7 @@ from tests.play.desk_helpers import (  # noqa: F401
     protested_fixture,
     send,
 )
-from tests.play.events_helpers import make_event, quiet_console  # noqa: F401
+from tests.play.events.helpers import make_event, quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

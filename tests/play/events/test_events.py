@@ -16,7 +16,7 @@ from play.events.crosstable import build, rounds_of
 from play.models import MobileEvent, MobileGame
 from play.rules import pairing
 from tests.base import PASSWORD, federation_admin
-from tests.play.events_helpers import (  # noqa: F401 (quiet_console is an autouse fixture)
+from tests.play.events.helpers import (  # noqa: F401 (quiet_console is an autouse fixture)
     AGREED_DRAW,
     BLACK_RESIGNS,
     FOOLS_MATE,

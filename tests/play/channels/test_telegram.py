@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from play.channels import outbox
 from play.models import ChannelAddress, Transmission
-from tests.play import telegram_setup
-from tests.play.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
+from tests.play.channels import telegram_setup
+from tests.play.channels.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
 
 
 @pytest.fixture(autouse=True)

@@ -17,8 +17,8 @@ from play import services
 from play.channels import board_png, outbox
 from play.channels.telegram import TelegramBot
 from play.models import MobileGame, Transmission
-from tests.play import telegram_setup
-from tests.play.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
+from tests.play.channels import telegram_setup
+from tests.play.channels.telegram_setup import BLACK_CHAT, SECRET, URL, WHITE_CHAT
 from tests.players.factories import PlayerFactory
 
 HOOK = "https://chess.example.org/play/hooks/telegram/"

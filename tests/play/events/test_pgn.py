@@ -12,7 +12,7 @@ from play import services, state
 from play.events import pgn
 from play.events.crosstable import rounds_of
 from play.rules import pairing
-from tests.play.events_helpers import (  # noqa: F401 (autouse fixtures)
+from tests.play.events.helpers import (  # noqa: F401 (autouse fixtures)
     AGREED_DRAW,
     FOOLS_MATE,
     START,

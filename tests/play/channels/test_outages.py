@@ -21,7 +21,7 @@ from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
 from tests.fakes.sms_gateway import FakeGateway
 from tests.fakes.telegram_api import FakeTelegram
-from tests.play.events_helpers import make_event
+from tests.play.events.helpers import make_event
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

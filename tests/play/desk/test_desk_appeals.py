@@ -13,7 +13,7 @@ from play import state
 from play.desk import services as desk
 from play.models import Appeal, Transmission
 from tests.base import assert_site_styled_forms
-from tests.play.desk_helpers import (  # noqa: F401
+from tests.play.desk.helpers import (  # noqa: F401
     cast_fixture,
     event_fixture,
     later,
@@ -21,7 +21,7 @@ from tests.play.desk_helpers import (  # noqa: F401
     protested_fixture,
     send,
 )
-from tests.play.events_helpers import quiet_console  # noqa: F401
+from tests.play.events.helpers import quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -219,7 +219,7 @@ def test_it_mails_the_decision_and_the_ruling_to_the_linked_accounts(
 
 
 def test_it_refuses_an_appeal_from_another_game(cast, event, protested, upheld):
-    from tests.play.events_helpers import make_event
+    from tests.play.events.helpers import make_event
 
     other = make_event(cast["other_td"], 2, code="other", name="Other", start=event.start, appeals_chair=cast["chair"])
     game = other.games.select_related("white", "black").get()

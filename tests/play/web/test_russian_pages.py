@@ -6,8 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.play.desk_helpers import cast_fixture, event_fixture, protested_fixture  # noqa: F401
-from tests.play.events_helpers import quiet_console  # noqa: F401
+from tests.play.desk.helpers import cast_fixture, event_fixture, protested_fixture  # noqa: F401
+from tests.play.events.helpers import quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

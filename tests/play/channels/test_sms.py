@@ -429,7 +429,7 @@ def test_it_documents_each_webhooks_headers_with_an_example_that_checks():
     import re
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     readme = (root / "README.md").read_text()
     table = readme[readme.index("**What each webhook checks.**") :]
     table = table[: table.index("\n\n", table.index("| Webhook"))]

@@ -34,7 +34,7 @@ def flaky(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     settings.PLAY_CHANNEL_BACKENDS = {
         **settings.PLAY_CHANNEL_BACKENDS,
-        "console": "tests.play.test_delivery_retry.Flaky",
+        "console": "tests.play.channels.test_delivery_retry.Flaky",
     }
     SENT.clear()
     FAILURES["left"] = 0

@@ -13,7 +13,7 @@ from play import services, state
 from play.events import selectors as event_selectors
 from play.models import MobileGame
 from tests.base import PASSWORD, assert_site_styled_forms, federation_admin
-from tests.play.events_helpers import START, make_event, quiet_console  # noqa: F401
+from tests.play.events.helpers import START, make_event, quiet_console  # noqa: F401
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

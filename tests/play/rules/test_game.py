@@ -16,7 +16,7 @@ from play.rules.notation import number_label
 from play.rules.outbound import iso
 from play.rules.transcript import read, replay_text
 from tests.play import examples
-from tests.play.test_notation_properties import written
+from tests.play.rules.test_notation_properties import written
 
 T0 = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=datetime.UTC)
 FAST = clock.TimeControl(base=60, moves=30, extra=60, every=10, norm=10)  # flags fall quickly

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from play import ratelimit
 from play.models import Enquiry, Leave, Transmission
-from tests.play.desk_helpers import cast_fixture, event_fixture, link, protested_fixture  # noqa: F401
-from tests.play.events_helpers import quiet_console  # noqa: F401
+from tests.play.desk.helpers import cast_fixture, event_fixture, link, protested_fixture  # noqa: F401
+from tests.play.events.helpers import quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

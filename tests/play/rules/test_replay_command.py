@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mobile"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "mobile"
 SAMPLES = sorted(EXAMPLES.glob("m*.jsonl"))
 
 

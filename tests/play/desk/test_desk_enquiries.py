@@ -12,8 +12,8 @@ from federation.models import AuditEntry
 from play.desk import selectors
 from play.desk import services as desk
 from play.models import Enquiry, Transmission
-from tests.play.desk_helpers import START, cast_fixture, event_fixture, send  # noqa: F401
-from tests.play.events_helpers import quiet_console  # noqa: F401
+from tests.play.desk.helpers import START, cast_fixture, event_fixture, send  # noqa: F401
+from tests.play.events.helpers import quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -33,7 +33,7 @@ from tests.base import PASSWORD
 from tests.fakes.sms_gateway import FakeGateway
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.twilio_api import FakeTwilio
-from tests.play.test_sms import sign as sms_sign
+from tests.play.channels.test_sms import sign as sms_sign
 from tests.players.factories import PlayerFactory
 from tests.ratings.test_requests import _fresh_pools, unused_port
 

@@ -14,7 +14,7 @@ from play import services
 from play.desk import services as desk
 from play.models import Appeal, Decision, MobileGame, Transmission
 from tests.base import federation_admin
-from tests.play.desk_helpers import (  # noqa: F401
+from tests.play.desk.helpers import (  # noqa: F401
     FILED,
     START,
     cast_fixture,
@@ -24,7 +24,7 @@ from tests.play.desk_helpers import (  # noqa: F401
     protested_fixture,
     send,
 )
-from tests.play.events_helpers import quiet_console  # noqa: F401
+from tests.play.events.helpers import quiet_console  # noqa: F401
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

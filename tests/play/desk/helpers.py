@@ -11,7 +11,7 @@ from django.utils import timezone
 from play import services
 from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
-from tests.play.events_helpers import make_event
+from tests.play.events.helpers import make_event
 
 # Two days ago, to the minute: decisions taken "now" on the pages fall after everything here.
 START = (timezone.now() - datetime.timedelta(days=2)).replace(second=0, microsecond=0)

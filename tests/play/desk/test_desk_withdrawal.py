@@ -12,8 +12,8 @@ from play.desk import selectors
 from play.desk import services as desk
 from play.models import Decision, Transmission
 from ratings.models import PlayerRating, RatingChange
-from tests.play.desk_helpers import START, cast_fixture  # noqa: F401
-from tests.play.events_helpers import make_event, play, quiet_console  # noqa: F401
+from tests.play.desk.helpers import START, cast_fixture  # noqa: F401
+from tests.play.events.helpers import make_event, play, quiet_console  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +129,7 @@ def test_it_reverses_a_withdrawal_on_appeal(cast, trio):
     decision = desk.withdraw(event=event, player=hero, mode="losses", by=cast["td"], text="gone", at=AT)
     second = trio["second"]
     color = second.color_of(hero.pk)
-    from tests.play.desk_helpers import send
+    from tests.play.desk.helpers import send
 
     second.refresh_from_db()
     send(second, color, "APPEAL I am still here", AT + datetime.timedelta(minutes=10))
@@ -145,7 +145,7 @@ def test_it_reverses_a_withdrawal_on_appeal(cast, trio):
 
 def test_it_lets_a_withdrawn_player_appeal_by_message_though_his_games_are_annulled(cast, trio):
     from play import services
-    from tests.play.desk_helpers import send
+    from tests.play.desk.helpers import send
 
     event, hero, second = trio["event"], trio["hero"], trio["second"]
     decision = desk.withdraw(event=event, player=hero, mode="annul", by=cast["td"], text="never answered", at=AT)
@@ -180,7 +180,7 @@ def test_it_lets_a_withdrawn_player_appeal_by_message_though_his_games_are_annul
 
 
 def test_it_takes_a_withdrawn_players_appeal_from_the_game_page(client, cast, trio):
-    from tests.play.desk_helpers import link
+    from tests.play.desk.helpers import link
 
     event, hero, second = trio["event"], trio["hero"], trio["second"]
     desk.withdraw(event=event, player=hero, mode="annul", by=cast["td"], text="never answered")
