@@ -1,4 +1,14 @@
-"""Outbound channels: each sends one outbox row. The console channel prints and logs (the default,
+"""The channels room: how a message reaches a player and comes back (docs/developers/rooms-play.md).
+Its modules: the SMS gateway (sms.py) and Twilio (twilio_sms.py), Telegram (telegram.py,
+telegram_buttons.py, board_png.py), the webhooks (hooks.py, hooks_twilio.py), the outbox and its
+outages (outbox.py, outages.py), addresses and their verification (identities.py, linking.py,
+linking_selectors.py), the daily digest (digest.py), the phone simulator (simulator.py) and the
+"My phones and chats" pages (views.py); urls.py has their URLs.
+
+This package's own module is the channels' base (it was play/channels.py, so the setting values
+"play.channels.Console" still name it); it imports none of the modules above.
+
+Outbound channels: each sends one outbox row. The console channel prints and logs (the default,
 as Django's console e-mail back-end), so `make run` needs no gateway; the web channel has nothing
 to send, since the game page shows the record. SMS and Telegram plug in here (settings
 PLAY_CHANNEL_BACKENDS maps a channel to a class); the e-mail channel carries only outage notices.
