@@ -5,7 +5,7 @@ outbox draining 1,000 queued SMS, on PostgreSQL + Redis.
 
 The gateway is the test suite's fake "SMS Gateway for Android" (tests/fakes/sms_gateway.py), a
 real HTTP server in this process; it notes the moment each SMS reaches it. Messages go out through
-the real channel class (PLAY_SMS_BACKEND=play.sms.SmsGateway and the maintained client).
+the real channel class (PLAY_SMS_BACKEND=play.channels.sms.SmsGateway and the maintained client).
 
 (a) Webhook to reply. Gunicorn (federation/gunicorn.conf.py, `--workers` processes of 4 threads)
 serves /play/hooks/sms/; a Celery worker (prefork, `--concurrency` children) runs
@@ -319,7 +319,7 @@ def main(argv=None) -> int:
     gateway = TimedGateway()
     os.environ.update(
         {
-            "PLAY_SMS_BACKEND": "play.sms.SmsGateway",
+            "PLAY_SMS_BACKEND": "play.channels.sms.SmsGateway",
             "SMS_GATEWAY_URL": gateway.fake.url,
             "SMS_GATEWAY_USER": gateway.fake.user,
             "SMS_GATEWAY_PASSWORD": gateway.fake.password,

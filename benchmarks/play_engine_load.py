@@ -144,7 +144,7 @@ class People(threading.Thread):
 
 def lateness(game_ids: list[int]) -> dict[int, list[float]]:
     """Per level: each computer move's arrival minus the person's move before it minus the think time."""
-    from play.computer.services import level_of
+    from play.computer.turn import level_of
     from play.models import MobileGame, Transmission
 
     by_level: dict[int, list[float]] = {}

@@ -330,11 +330,19 @@ PLAY_MESSAGE_LANGUAGE = env_choice("PLAY_MESSAGE_LANGUAGE", LANGUAGE_CODE, ("en"
 PLAY_DUTY_TD_USERNAME = env_str("PLAY_DUTY_TD_USERNAME", "")
 # Where each channel's outbound messages go. The console channel prints and logs, so a bare
 # machine needs no gateway; SMS and Telegram replace their entries when configured.
+# The back-ends' paths before play/channels/ was a room still name them (an operator's .env keeps working).
+_MOVED_BACKENDS = {
+    "play.sms.SmsGateway": "play.channels.sms.SmsGateway",
+    "play.twilio_sms.TwilioSms": "play.channels.twilio_sms.TwilioSms",
+    "play.telegram.TelegramBot": "play.channels.telegram.TelegramBot",
+}
+_sms_backend = env_str("PLAY_SMS_BACKEND", "play.channels.Console")
+_telegram_backend = env_str("PLAY_TELEGRAM_BACKEND", "play.channels.Console")
 PLAY_CHANNEL_BACKENDS = {
     "console": "play.channels.Console",
     "web": "play.channels.Web",
-    "sms": env_str("PLAY_SMS_BACKEND", "play.channels.Console"),
-    "telegram": env_str("PLAY_TELEGRAM_BACKEND", "play.channels.Console"),
+    "sms": _MOVED_BACKENDS.get(_sms_backend, _sms_backend),
+    "telegram": _MOVED_BACKENDS.get(_telegram_backend, _telegram_backend),
     # Outage notices to players with no other working channel go by Django's mail (EMAIL_BACKEND).
     "email": "play.channels.Email",
 }
@@ -345,7 +353,7 @@ PLAY_DELIVERY_ATTEMPTS = env_int("PLAY_DELIVERY_ATTEMPTS", 8, minimum=1)
 # next minute, so a bug cannot send a storm.
 PLAY_INBOUND_PER_MINUTE = env_int("PLAY_INBOUND_PER_MINUTE", 30, minimum=1)
 PLAY_OUTBOUND_PER_MINUTE = env_int("PLAY_OUTBOUND_PER_MINUTE", 30, minimum=1)
-# Verification codes in any 24 hours (play/linking.py), on top of 3 an hour to one number: each
+# Verification codes in any 24 hours (play/channels/linking.py), on top of 3 an hour to one number: each
 # SMS code costs money and carries the player's name, so an account must not make the site text
 # any number it likes. 5 codes per account and per player (each channel apart) cover a typo, an
 # expired code and a change of phone; codes for 3 different numbers per player cover a typo and
@@ -357,7 +365,7 @@ PLAY_NUMBERS_PER_DAY = env_int("PLAY_NUMBERS_PER_DAY", 3, minimum=1)
 # restarted. Without the binary the site runs and challenges of computers are refused.
 PLAY_ENGINE_PATH = env_str("PLAY_ENGINE_PATH", "/usr/games/stockfish")
 PLAY_ENGINE_TIMEOUT = env_int("PLAY_ENGINE_TIMEOUT", 10, minimum=1)
-# SMS through a self-hosted "SMS Gateway for Android" (play/sms.py): its REST API (the URL ends in
+# SMS through a self-hosted "SMS Gateway for Android" (play/channels/sms.py): its REST API (the URL ends in
 # /3rdparty/v1 on the gateway's cloud or private server, or is the phone's own http://IP:8080) and
 # the key its webhooks are signed with. No key: the webhook answers 503 and changes nothing.
 SMS_GATEWAY_URL = env_str("SMS_GATEWAY_URL", "")
@@ -366,14 +374,14 @@ SMS_GATEWAY_PASSWORD = env_str("SMS_GATEWAY_PASSWORD", "")
 SMS_WEBHOOK_SIGNING_KEY = env_str("SMS_WEBHOOK_SIGNING_KEY", "")
 if SMS_GATEWAY_URL and not SMS_GATEWAY_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SMS_GATEWAY_URL={SMS_GATEWAY_URL!r} must start with http:// or https://")
-if PLAY_CHANNEL_BACKENDS["sms"] == "play.sms.SmsGateway" and not (
+if PLAY_CHANNEL_BACKENDS["sms"] == "play.channels.sms.SmsGateway" and not (
     SMS_GATEWAY_URL and SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD
 ):
     # A gateway back-end without its address or account would fail every message in silence.
     raise ImproperlyConfigured(
-        "PLAY_SMS_BACKEND=play.sms.SmsGateway needs SMS_GATEWAY_URL, SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD"
+        "PLAY_SMS_BACKEND=play.channels.sms.SmsGateway needs SMS_GATEWAY_URL, SMS_GATEWAY_USER and SMS_GATEWAY_PASSWORD"
     )
-# SMS bought from Twilio (play/twilio_sms.py), the other "sms" back-end: the account's SID and auth
+# SMS bought from Twilio (play/channels/twilio_sms.py), the other "sms" back-end: the account's SID and auth
 # token (which also signs Twilio's webhooks: no token, they answer 503 and change nothing), the
 # number messages are sent from, the REST API's address (tests point it at a fake server), the
 # public origin Twilio calls the webhooks at when a proxy hides it from the site (the signature
@@ -391,14 +399,15 @@ for _name, _url in (
 ):
     if _url and not _url.startswith(("http://", "https://")):
         raise ImproperlyConfigured(f"{_name}={_url!r} must start with http:// or https://")
-if PLAY_CHANNEL_BACKENDS["sms"] == "play.twilio_sms.TwilioSms" and not (
+if PLAY_CHANNEL_BACKENDS["sms"] == "play.channels.twilio_sms.TwilioSms" and not (
     TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER
 ):
     # A Twilio back-end without its account or number would fail every message in silence.
     raise ImproperlyConfigured(
-        "PLAY_SMS_BACKEND=play.twilio_sms.TwilioSms needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER"
+        "PLAY_SMS_BACKEND=play.channels.twilio_sms.TwilioSms needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and "
+        "TWILIO_FROM_NUMBER"
     )
-# Telegram through the Bot API (play/telegram.py): the bot's token, the secret Telegram repeats in
+# Telegram through the Bot API (play/channels/telegram.py): the bot's token, the secret Telegram repeats in
 # every webhook call to /play/hooks/telegram/ (no secret: the webhook answers 503 and changes
 # nothing), and the API's address before the token (tests point it at a fake server).
 TELEGRAM_BOT_TOKEN = env_str("TELEGRAM_BOT_TOKEN", "")
@@ -418,9 +427,9 @@ if not TELEGRAM_API_URL.startswith(("http://", "https://")):
 if TELEGRAM_WEBHOOK_SECRET and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", TELEGRAM_WEBHOOK_SECRET):
     # Telegram itself refuses any other secret_token in setWebhook: say so at start, not in its answer.
     raise ImproperlyConfigured("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
-if PLAY_CHANNEL_BACKENDS["telegram"] == "play.telegram.TelegramBot" and not TELEGRAM_BOT_TOKEN:
+if PLAY_CHANNEL_BACKENDS["telegram"] == "play.channels.telegram.TelegramBot" and not TELEGRAM_BOT_TOKEN:
     # A bot back-end without its token would fail every message in silence.
-    raise ImproperlyConfigured("PLAY_TELEGRAM_BACKEND=play.telegram.TelegramBot needs TELEGRAM_BOT_TOKEN")
+    raise ImproperlyConfigured("PLAY_TELEGRAM_BACKEND=play.channels.telegram.TelegramBot needs TELEGRAM_BOT_TOKEN")
 
 # --- Security ---------------------------------------------------------------
 

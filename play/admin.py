@@ -94,7 +94,7 @@ class ChallengeAdmin(ReadOnlyAdmin):
 
 @admin.register(ChannelOutage)
 class ChannelOutageAdmin(ReadOnlyAdmin):
-    """Opened by the outbox sweep and closed by the channel's next delivery (play/outages.py)."""
+    """Opened by the outbox sweep and closed by the channel's next delivery (play/channels/outages.py)."""
 
     list_display = ["channel", "started_at", "detected_at", "ended_at", "last_error"]
     list_filter = ["channel"]

@@ -28,7 +28,7 @@ class Channel(models.TextChoices):
     CONSOLE = "console", _("console")
     SMS = "sms", _("SMS")
     TELEGRAM = "telegram", _("Telegram")
-    # Outbound only: how a player with no other working channel hears of an outage (play/outages.py).
+    # Outbound only: how a player with no other working channel hears of an outage (play/channels/outages.py).
     EMAIL = "email", _("e-mail")
 
 
@@ -229,7 +229,7 @@ class Transmission(models.Model):
         indexes = [
             models.Index(fields=["delivery"], condition=Q(delivery="pending"), name="play_outbox_pending"),
             models.Index(fields=["game", "direction", "id"], name="play_record_order"),
-            # A channel's last successful delivery, which ends an outage (play/outages.py), in one
+            # A channel's last successful delivery, which ends an outage (play/channels/outages.py), in one
             # index lookup; failed rows are few, and found without reading the rest.
             models.Index(
                 fields=["channel", "delivered_at"],
@@ -361,7 +361,7 @@ class VerificationCode(models.Model):
 
 
 class DigestSubscription(models.Model):
-    """A user's choice of the daily e-mail digest of his games (play/digest.py)."""
+    """A user's choice of the daily e-mail digest of his games (play/channels/digest.py)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, models.CASCADE, related_name="play_digest")
     enabled = models.BooleanField(_("daily e-mail digest"), default=False)

@@ -315,7 +315,7 @@ def my_games(user, *, now: datetime.datetime) -> dict:
     return {"players": players, "on_move": on_move, "waiting": waiting, "finished": finished}
 
 
-# The phone simulator (DEBUG only, play/views_simulator.py) shows what one party of a game sent and
+# The phone simulator (DEBUG only, play/channels/simulator.py) shows what one party of a game sent and
 # received on the console and the web, the channels it sends by.
 SIMULATED_CHANNELS = ("console", "web")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -17,11 +18,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import identities, state
+from play import queue, state
+from play.channels import identities
+from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
-from play.rules import clock, ending, pairing
+from play.rules import clock, pairing
 from play.rules import game as machine
-from play.rules.message import excerpt, parse_message
+from play.rules.message import excerpt, parse_message, parse_request
 from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
@@ -103,9 +106,7 @@ def game_create(
                 game.save()
             pagecache.bump_on_commit()  # the players' pages list their games
             if Player.Kind.COMPUTER in (white.kind, black.kind):  # a computer with White moves first
-                from play.computer.services import move_queue
-
-                move_queue(game)
+                turn.move_queue(game)
             return game
         except IntegrityError:  # a code already taken (1 in 10^9): draw another
             continue
@@ -129,6 +130,24 @@ def event_create(*, created_by, pair: bool = True, players=(), **fields) -> Mobi
 # --- receiving ---------------------------------------------------------------------------------
 
 
+# The handlers of requests for a new game (play.rules.message.parse_request), by the request's
+# type: the rooms above this module register theirs when imported (PlayConfig.ready imports them),
+# so this module names none of them. PLAY COMPUTER: play.computer.services.message_play.
+_REQUEST_HANDLERS: dict[type, Callable[..., Receipt]] = {}
+
+
+def request_handler(kind: type):
+    """Register the decorated function as the handler of `kind`'s requests: it is called with the
+    request and message_receive's player, channel, sender, text, arrival and external_id, and
+    returns the Receipt."""
+
+    def register(handler):
+        _REQUEST_HANDLERS[kind] = handler
+        return handler
+
+    return register
+
+
 def message_receive(
     *,
     channel: str,
@@ -141,7 +160,7 @@ def message_receive(
     counted: bool = False,
 ) -> Receipt:
     """One inbound message from any channel (`counted`: the caller has counted it in the inbound
-    limit already, as play.telegram does for a button press). The sender is the channel's address
+    limit already, as play.channels.telegram does for a button press). The sender is the channel's address
     (a verified phone number, a Telegram chat; on the web and the console the player's federation
     id, the page or the command having checked who may act as him). The game is the one tagged `#CODE`,
     or `game_code` (the web page's), or the sender's only open game. A message delivered twice
@@ -166,17 +185,17 @@ def message_receive(
         # Nothing is stored for a stranger: it is logged for staff, and no game is touched.
         logger.warning("message from unknown sender %s:%s ignored", channel, sender)
         return Receipt("unknown sender")
-    from play.computer import services as computer  # built on this module
-
-    if computer.parse_play_request(text) is not None:  # "PLAY COMPUTER 3": a new game, not a move
-        return computer.message_play(
-            player=player, channel=channel, sender=sender, text=text, arrival=arrival, external_id=external_id
+    request = parse_request(text)  # "PLAY COMPUTER 3": a new game, not a move
+    handler = _REQUEST_HANDLERS.get(type(request))
+    if handler is not None:
+        return handler(
+            request, player=player, channel=channel, sender=sender, text=text, arrival=arrival, external_id=external_id
         )
     try:
         with transaction.atomic():
             receipt = _receive(player, channel, sender, text, arrival, sent, external_id, game_code)
             if receipt.game is not None:
-                computer.move_queue(receipt.game)  # the computer's turn now: its move is queued on commit
+                turn.move_queue(receipt.game)  # the computer's turn now: its move is queued on commit
             return receipt
     except IntegrityError:
         # The same external id committed by a concurrent delivery of the same message.
@@ -239,22 +258,24 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
         game.white_channel = channel
     else:
         game.black_channel = channel
-    replies = _commit(game, value, received.send, inbound=record)
+    replies = commit_value(game, value, received.send, inbound=record)
     return Receipt(received.applied, game, replies, record)
 
 
 # --- the machine's value and the outbox ----------------------------------------------------------
 
 
-def _commit(game: MobileGame, value: machine.Game, send, inbound: Transmission | None = None) -> list[Transmission]:
+def commit_value(
+    game: MobileGame, value: machine.Game, send, inbound: Transmission | None = None
+) -> list[Transmission]:
     """Store the new value on the locked row, write the inbound record and the outbox (one
     insert), and on commit deliver it and (if the result changed) ask for a re-rating from the
     finishing moment."""
     moment = _store(game, value)
     game.save(update_fields=SAVED_FIELDS)
-    replies = [row for item in send for row in _outbound(game, item)]
+    replies = [row for item in send for row in outbound_rows(game, item)]
     Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
-    _after_commit(replies, [(game, moment)] if moment else [])
+    deliver_on_commit(replies, [(game, moment)] if moment else [])
     return replies
 
 
@@ -269,7 +290,7 @@ def _store(game: MobileGame, value: machine.Game) -> datetime.datetime | None:
     return min(moments) if moments else None
 
 
-def _after_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
+def deliver_on_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
     ids = [r.pk for r in replies if r.delivery == Transmission.Delivery.PENDING]
     if ids:
         transaction.on_commit(lambda: _deliver_later(ids))
@@ -289,7 +310,7 @@ def _address(game: MobileGame, color: str) -> tuple[str, str]:
     return channel, identities.address_of(player, channel)
 
 
-def _outbound(game: MobileGame, item: machine.Outbound) -> list[Transmission]:
+def outbound_rows(game: MobileGame, item: machine.Outbound) -> list[Transmission]:
     """The outbox rows (unsaved) of one message the machine sends: one, or an SMS's parts."""
     if item.to == machine.TD:
         # The TD reads his list on the site (the desk); it is recorded like any transmission.
@@ -303,7 +324,7 @@ def _write_out(game, player, channel, address, kind, data, at, party: str = "") 
     rows = _out_rows(game, player, channel, address, kind, data, at, party)
     for row in rows:
         row.save()
-    _after_commit(rows, [])
+    deliver_on_commit(rows, [])
     return rows
 
 
@@ -368,10 +389,8 @@ def _out_row(game, player, channel, address, kind, data, at, party="", *, text: 
 
 
 def _deliver_later(ids: list[int]) -> None:
-    from play.tasks import deliver
-
     try:
-        deliver.delay(ids)
+        queue.task(queue.DELIVER).delay(ids)
     except Exception:  # the broker is down: the rows stay pending and the outbox sweep sends them
         logger.warning("outbound %s could not be queued; the outbox sweep will send them", ids, exc_info=True)
 
@@ -406,10 +425,10 @@ def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> in
                 moment = _store(game, value)
                 if moment is not None:
                     rerate.append((game, moment))
-                rows.extend(row for item in send for row in _outbound(game, item))
+                rows.extend(row for item in send for row in outbound_rows(game, item))
             update_rows(games, SWEPT_FIELDS)
             replies = Transmission.objects.bulk_create(rows)
-            _after_commit(replies, rerate)
+            deliver_on_commit(replies, rerate)
             done += len(games)
         if len(games) < batch:
             return done
@@ -425,39 +444,7 @@ SWEPT_FIELDS = (
 )  # fmt: skip
 
 
-# --- the TD's rulings ---------------------------------------------------------------------------
-
-
-def claim_decide(
-    *, game: MobileGame, against: str, ply: int, upheld: bool, by, at: datetime.datetime | None = None,
-    no_further: bool = False, reason: str = "",
-) -> MobileGame:  # fmt: skip
-    """The TD's decision on a time claim (rule 7d), recorded in the continuous record as a ruling
-    so the game can be rebuilt from the record alone."""
-    at = clock.whole_second(at or timezone.now())
-    with transaction.atomic():
-        game = MobileGame.objects.select_for_update().get(pk=game.pk)
-        value = state.load(game)
-        claim = state.find_claim(value, against, ply)
-        if claim is None:
-            raise PlayError(f"no time claim against {against} at ply {ply} in #{game.code}")
-        # Checked under the row lock: two TDs deciding at once, the second finds it decided.
-        if claim.status not in (ending.OPEN, ending.PROTESTED):
-            raise PlayError(f"the claim against {against} at ply {ply} in #{game.code} is already {claim.status}")
-        value, send = machine.decide(value, claim.claim, upheld=upheld, at=at, no_further=no_further)
-        data = {
-            "action": "decide", "against": against, "ply": ply, "upheld": upheld, "no_further": no_further,
-            "reason": reason, "by": getattr(by, "pk", None),
-        }  # fmt: skip
-        Transmission.objects.create(
-            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td", kind="decide",
-            text=reason or ("claim upheld" if upheld else "claim dismissed"), data=data, at=at,
-        )  # fmt: skip
-        _commit(game, value, send)
-    return game
-
-
-# --- notices outside the machine (play/linking.py) ----------------------------------------------
+# --- notices outside the machine (play/channels/linking.py) ----------------------------------------------
 
 
 def notice_send(
@@ -470,7 +457,7 @@ def notice_send(
     row = _out_row(game, player, channel, address, kind, data or {}, at, party)
     row.text = f"#{game.code} {text}" if game is not None else text
     row.save()
-    _after_commit([row], [])
+    deliver_on_commit([row], [])
     return row
 
 
@@ -495,78 +482,6 @@ def reply_send(
 def notice_address(game: MobileGame, color: str) -> tuple[str, str]:
     """The channel and address a player's messages in `game` go to (the one he last used)."""
     return _address(game, color)
-
-
-def game_rule(
-    *, game: MobileGame, action: dict, text: str, by, at: datetime.datetime, notice: tuple[str, dict] | None = None
-) -> MobileGame:
-    """A ruling on one game other than a claim decision (a TD's decision on time or the result,
-    the Appeals Commission's reversal): written in the continuous record as a ruling whose data
-    `action` play.state.apply_ruling replays, and applied through that same function, so the
-    game rebuilt from the record is the game stored. `notice` (a message kind and its data) goes
-    to both players through their channels. A changed result re-rates on commit."""
-    at = clock.whole_second(at)
-    with transaction.atomic():
-        game = MobileGame.objects.select_for_update(of=("self",)).select_related("white", "black").get(pk=game.pk)
-        # The clock's events due before the ruling happen first, as they would have.
-        value, early = machine.advance(state.load(game), at)
-        row = Transmission(
-            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td",
-            kind=action["action"], text=text, data={**action, "by": getattr(by, "pk", None)}, at=at,
-        )  # fmt: skip
-        value = state.apply_ruling(value, row)
-        row.save()
-        send = list(early)
-        if notice is not None:
-            send += [machine.Outbound(color, notice[0], at, notice[1]) for color in (Color.WHITE, Color.BLACK)]
-        _commit(game, value, send)
-    return game
-
-
-def game_annul(
-    *, game: MobileGame, annul: bool, text: str, by, at: datetime.datetime, notice: tuple[str, dict]
-) -> MobileGame:
-    """Annul a game (rule 8: it leaves the crosstable and the ratings), or restore an annulled one
-    (an appeal reversed the withdrawal). Annulment is the row's status, not the machine's: the
-    ruling in the record says so, and the value is unchanged. Re-rates from its finishing moment."""
-    at = clock.whole_second(at)
-    with transaction.atomic():
-        game = MobileGame.objects.select_for_update(of=("self",)).select_related("white", "black").get(pk=game.pk)
-        before = game.status
-        Transmission.objects.create(
-            game=game, direction=Transmission.Direction.RULING, channel=Channel.WEB, party="td",
-            kind="annul" if annul else "restore", text=text,
-            data={"action": "annul" if annul else "restore", "by": getattr(by, "pk", None)}, at=at,
-        )  # fmt: skip
-        if annul:
-            game.status = MobileGame.Status.ANNULLED
-        elif before == MobileGame.Status.ANNULLED:
-            game.status = MobileGame.Status.OPEN  # store() sets it from the value
-        value = state.load(game)
-        state.store(game, value)
-        if annul:
-            # Out of play: the sweeper has nothing more to do for it, and no list shows it on move.
-            game.next_due, game.on_move, game.on_move_since = None, "", None
-        game.save(update_fields=SAVED_FIELDS)
-        replies = [
-            row
-            for color in (Color.WHITE, Color.BLACK)
-            for row in _outbound(game, machine.Outbound(color, notice[0], at, notice[1]))
-        ]
-        Transmission.objects.bulk_create(replies)
-        moment = game.finished_at or value.finished_at
-        _after_commit(replies, [(game, moment)] if moment and game.status != before else [])
-    return game
-
-
-def player_notify(*, game: MobileGame, color: str, kind: str, data: dict, at: datetime.datetime) -> Transmission:
-    """A message from the TD to one player of a game (an enquiry, rule 5b) on his channel, kept in
-    the game's record and delivered on commit. Returns its first row (an SMS may go in parts)."""
-    with transaction.atomic():
-        game = MobileGame.objects.select_related("white", "black").get(pk=game.pk)
-        rows = Transmission.objects.bulk_create(_outbound(game, machine.Outbound(color, kind, at, data)))
-        _after_commit(rows, [])
-    return rows[0]
 
 
 def _appeal_of_annulled(player, text: str, tag: str | None) -> MobileGame | None:

@@ -6,8 +6,9 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from play import digest, outbox, services, telegram
-from play.computer import calibration
+from play import services
+from play.channels import digest, outbox, telegram
+from play.computer import calibration, turn
 from play.computer import services as computer
 from play.computer.engine import EngineFailed
 
@@ -42,7 +43,7 @@ def telegram_update(update: dict) -> str:
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def send_digests() -> int:
-    """The daily e-mail digest (a retry mails nobody twice: see play.digest.MIN_GAP)."""
+    """The daily e-mail digest (a retry mails nobody twice: see play.channels.digest.MIN_GAP)."""
     return sum(outcome.status == "sent" for outcome in digest.digest_send())
 
 
@@ -57,7 +58,7 @@ def engine_move(game_id: int, ply: int) -> str:
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def sweep_computer_moves() -> int:
-    return computer.computer_moves_sweep()
+    return turn.computer_moves_sweep()
 
 
 @shared_task(

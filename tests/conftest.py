@@ -2,7 +2,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 # Hypothesis's default 200 ms deadline per example is a timed assertion: on a loaded 2-core CI
-# machine it fails correct code (seen on tests/play/test_clock.py). Speed is measured in
+# machine it fails correct code (seen on tests/play/rules/test_clock.py). Speed is measured in
 # benchmarks/, never asserted in tests.
 hypothesis_settings.register_profile("federation", deadline=None)
 hypothesis_settings.load_profile("federation")

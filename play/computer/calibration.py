@@ -12,6 +12,7 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from play import queue
 from play.computer import calibrate
 from play.computer.services import engine_here
 from play.models import CalibrationGame, ComputerLevel
@@ -35,10 +36,9 @@ def calibration_queue(*, levels: list[ComputerLevel], games: int, max_plies: int
 
 
 def _queue(ids: list[int]) -> None:
-    from play.tasks import calibration_game
-
+    task = queue.task(queue.CALIBRATION_GAME)
     for game_id in ids:
-        calibration_game.delay(game_id)
+        task.delay(game_id)
 
 
 def calibration_game_play(*, game_id: int) -> str:

@@ -8,10 +8,8 @@ retried task, or two workers holding the same task after a crash, play it once.
 
 from __future__ import annotations
 
-import datetime
 import logging
 import random
-import re
 
 import chess
 from django.conf import settings
@@ -20,11 +18,14 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from play import identities, services, state
+from play import services, state
+from play.channels import identities
 from play.computer import engine
 from play.computer.draws import accepts_draw
-from play.models import Channel, ComputerLevel, MobileGame
+from play.computer.turn import computer_on_move
+from play.models import Channel, ComputerLevel, MobileGame, Transmission
 from play.rules.clock import opponent
+from play.rules.message import PlayRequest
 from play.rules.notation import write_moves
 from players.models import Player
 from players.selectors import plays_as
@@ -33,8 +34,6 @@ logger = logging.getLogger(__name__)
 
 SIDES = ("white", "black", "random")
 COMPUTER_FAMILY_NAME = "Computer"
-# "PLAY COMPUTER 3", "play computer 3 white": a level's number and, if wanted, the colour.
-PLAY_REQUEST = re.compile(r"\s*PLAY\s+COMPUTER\s+(\d{1,3})(?:\s+(WHITE|BLACK))?\s*", re.IGNORECASE)
 
 
 class ComputerError(services.PlayError):
@@ -129,12 +128,6 @@ def level_player(level: ComputerLevel) -> Player:
     return level.player
 
 
-def level_of(player: Player) -> ComputerLevel | None:
-    if player.kind != Player.Kind.COMPUTER:
-        return None
-    return ComputerLevel.objects.filter(player=player).first()
-
-
 # --- games against a level -----------------------------------------------------------------------
 
 
@@ -176,20 +169,14 @@ def computer_game_create(
     return game  # game_create queued the computer's first move if it has White
 
 
-def parse_play_request(text: str) -> tuple[int, str] | None:
-    """(level number, side) of a "PLAY COMPUTER 3 [WHITE|BLACK]" message, or None for any other."""
-    match = PLAY_REQUEST.fullmatch(text or "")
-    if match is None:
-        return None
-    return int(match.group(1)), (match.group(2) or "random").lower()
-
-
-def message_play(*, player: Player, channel: str, sender: str, text: str, arrival, external_id=None):
-    """A "PLAY COMPUTER N" message (from play.services.message_receive): the game is made and the
-    sender told its code, or told why not. The message is kept in the record either way."""
-    from play.models import Transmission
-
-    number, side = parse_play_request(text)
+@services.request_handler(PlayRequest)
+def message_play(
+    request: PlayRequest, *, player: Player, channel: str, sender: str, text: str, arrival, external_id=None
+):
+    """A "PLAY COMPUTER N" message (parsed by play.rules.message.parse_request, handed here by
+    play.services.message_receive): the game is made and the sender told its code, or told why
+    not. The message is kept in the record either way."""
+    number, side = request.level, request.side
     level = ComputerLevel.objects.filter(number=number, active=True).first()
     with translation.override(identities.message_language(channel, player)):
         game, kind, answer = _play_answer(player, level, number, side, channel, arrival)
@@ -235,63 +222,6 @@ def _play_answer(player, level, number, side, channel, arrival) -> tuple[MobileG
             )
         ) % {"number": level.number, "name": level.name, "control": game.control, "code": game.code}
     return game, kind, answer
-
-
-# --- the computer's move -------------------------------------------------------------------------
-
-
-def computer_on_move(game: MobileGame) -> ComputerLevel | None:
-    """The level whose turn it is in this game (its players loaded), or None."""
-    computers = Player.Kind.COMPUTER in (game.white.kind, game.black.kind)
-    if not computers or game.status != MobileGame.Status.OPEN:
-        return None  # a game between people costs no unpickling here
-    value = state.load(game)
-    if value.over:
-        return None
-    player = game.player_of(value.on_move)
-    return level_of(player) if player.kind == Player.Kind.COMPUTER else None
-
-
-def move_queue(game: MobileGame) -> None:
-    """When it is a computer's turn, queue its move on the engine queue after the level's think
-    time, once the current transaction commits (the worker must see the position)."""
-    level = computer_on_move(game)
-    if level is None:
-        return
-    game_id, ply, think = game.pk, len(state.load(game).moves), level.think_seconds
-    transaction.on_commit(lambda: _queue(game_id, ply, think))
-
-
-def _queue(game_id: int, ply: int, think: int) -> None:
-    from play.tasks import engine_move
-
-    try:
-        engine_move.apply_async((game_id, ply), countdown=think)
-    except Exception:  # the broker is down: logged for staff; the game's clock runs on
-        logger.exception("the computer's move in game %s at ply %s could not be queued", game_id, ply)
-
-
-# A computer's move not in within this long after its think time was lost on the way (the broker
-# was down when it was queued, the task was dropped): the sweep queues it again.
-OVERDUE = datetime.timedelta(minutes=2)
-
-
-def computer_moves_sweep(*, now: datetime.datetime | None = None) -> int:
-    """Queue again the move of every open game where a computer has been on move for longer than
-    its think time and OVERDUE (one query over the few games computers play). A move that is only
-    slow, not lost, is queued twice and played once (the dedup key). Returns how many it queued."""
-    now = now or timezone.now()
-    waiting = MobileGame.objects.filter(status=MobileGame.Status.OPEN, on_move_since__isnull=False).filter(
-        Q(on_move="white", white__kind=Player.Kind.COMPUTER) | Q(on_move="black", black__kind=Player.Kind.COMPUTER)
-    )
-    queued = 0
-    for game in waiting.select_related("white", "black"):
-        level = computer_on_move(game)
-        if level is None or game.on_move_since > now - OVERDUE - datetime.timedelta(seconds=level.think_seconds):
-            continue
-        _queue(game.pk, game.plies, 0)
-        queued += 1
-    return queued
 
 
 def move_message(game: MobileGame, uci: str) -> str:

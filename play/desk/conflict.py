@@ -6,7 +6,7 @@ case (and for the duty TD's own challenge game, which has no chairman).
 
 Only reads: who plays as whom (a confirmed PlayerLink, as the TD's own games have always been
 found) and the case's games, decision and appeal. It imports no other play module, so the
-challenge games' checks (play.event_selectors) and the desk's (play.desk.services) both use it.
+challenge games' checks (play.events.selectors) and the desk's (play.desk.services) both use it.
 """
 
 from __future__ import annotations

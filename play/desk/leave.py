@@ -2,7 +2,7 @@
 leave in an event that allows them (MobileEvent.leave_days per player, 0 = none); the TD grants
 or refuses on his desk. A granted leave pauses every unfinished game of the player in the event
 for the period, both clocks (as ICCF practice pauses the games): a 'pause' ruling in each game's
-continuous record (play.services.game_rule, replayed by play.state.apply_ruling), and both
+continuous record (play.rulings.game_rule, replayed by play.state.apply_ruling), and both
 players of each game are told on their channels. Nothing is deleted; each ruling is audited.
 """
 
@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import audit
-from play import services
+from play import rulings
 from play.desk import rulers
 from play.desk.services import DeskError, _mail_each, checked, player_games
 from play.models import Leave, MobileEvent, MobileGame
@@ -105,7 +105,7 @@ def leave_decide(*, leave: Leave, grant: bool, by, reason: str = "", at: datetim
                     "decision": facts, "what": f"{what}: both clocks of this game stop from {iso(begin)} to {iso(end)}",
                     "why": leave.reason, "appeal_until": None,
                 })  # fmt: skip
-                services.game_rule(
+                rulings.game_rule(
                     game=game, action={"action": "pause", "begin": iso(begin), "end": iso(end)},
                     text=f"leave of {name}", by=by, at=at, notice=notice,
                 )  # fmt: skip

@@ -6,8 +6,8 @@ to another member of staff. Only reads; play.desk.services refuses with these an
 
 from __future__ import annotations
 
-from play import event_selectors
 from play.desk import conflict
+from play.events import selectors as event_selectors
 from play.models import Decision, MobileEvent, MobileGame, Transmission
 
 

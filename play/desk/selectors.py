@@ -15,10 +15,11 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.roles import is_federation_admin
-from play import crosstable, state
+from play import state
 from play.desk import conflict, rulers
 from play.desk import services as desk
 from play.desk.conflict import appealed
+from play.events import crosstable
 from play.models import Decision, MobileEvent, MobileGame, Transmission
 from play.rules import clock, ending
 

@@ -2,7 +2,7 @@
 Commission chairman's rulings on appeals (rule 10c) and desk items marked handled.
 
 Every decision is a `Decision` row (who, when, what, why), a ruling in each game's continuous
-record it changes (play.services.game_rule / claim_decide, so the game rebuilt from its record is
+record it changes (play.rulings.game_rule / claim_decide, so the game rebuilt from its record is
 the game stored), a message to both players of each game through their channels, and an audit
 entry; all in one transaction. Re-rating follows from the games' result changes (on commit).
 """
@@ -20,7 +20,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts import audit
-from play import identities, services, state
+from play import rulings, services, state
+from play.channels import identities
 from play.desk import conflict
 from play.desk.rulers import deciders, may_decide, may_rule_appeals, may_rule_claims, refusal
 from play.models import Appeal, Channel, Decision, DeskMark, Enquiry, MobileEvent, MobileGame, Transmission
@@ -265,7 +266,7 @@ def _apply(decision: Decision, game: MobileGame, notice: tuple[str, dict]) -> di
         effect["after"] = [scored, word]
     else:
         action = {"action": "note"}
-    services.game_rule(game=game, action=action, text=decision.text, by=decision.by, at=decision.at, notice=notice)
+    rulings.game_rule(game=game, action=action, text=decision.text, by=decision.by, at=decision.at, notice=notice)
     return effect
 
 
@@ -273,7 +274,7 @@ def claim_rule(
     *, event: MobileEvent, game: MobileGame, against: str, ply: int, upheld: bool, by, text: str,
     no_further: bool = False, at: datetime.datetime | None = None,
 ) -> Decision:  # fmt: skip
-    """The TD's decision on a time claim from the desk (rule 7d, through play.services.claim_decide:
+    """The TD's decision on a time claim from the desk (rule 7d, through play.rulings.claim_decide:
     upheld, a loss or a draw when the opponent cannot mate; dismissed, play on, optionally no
     further claim against him in this control period, rule 7f), kept as an appealable decision."""
     at = clock.whole_second(at or timezone.now())
@@ -285,7 +286,7 @@ def claim_rule(
     if not may_rule_claims(by, event, game):
         refuse(by, event, [game], "only the event's TD decides (the chairman for the TD's own games)", claims=True)
     with transaction.atomic():
-        services.claim_decide(
+        rulings.claim_decide(
             game=game, against=against, ply=ply, upheld=upheld, by=by, at=at, no_further=no_further and not upheld,
             reason=text,
         )  # fmt: skip
@@ -295,7 +296,7 @@ def claim_rule(
             appealable_until=_appeal_until(at, game.norm),
             effects=[{"game": game.pk, "against": against, "ply": ply, "no_further": no_further and not upheld}],
         )  # fmt: skip
-        services.game_rule(game=game, action={"action": "note"}, text=text, by=by, at=at, notice=_notice(decision))
+        rulings.game_rule(game=game, action={"action": "note"}, text=text, by=by, at=at, notice=_notice(decision))
         _audit(decision, by, "play.claim_decision", f"#{game.code}: {described_in_english(decision)}", text)
         _mail_decision(decision)
     return decision
@@ -345,16 +346,16 @@ def appeal_rule(*, decision: Decision, message: Transmission, reverse: bool, rea
                 action = _undo(decision, effect)
                 target = games[effect["game"]]
                 if action["action"] == "restore":
-                    services.game_annul(
+                    rulings.game_annul(
                         game=target, annul=False, text=reasons, by=by, at=at, notice=("appeal ruling", data)
                     )
                 else:
-                    services.game_rule(
+                    rulings.game_rule(
                         game=target, action=action, text=reasons, by=by, at=at, notice=("appeal ruling", data)
                     )
                 notified.add(target.pk)
         if game.pk not in notified:
-            services.game_rule(game=game, action={"action": "note"}, text=reasons, by=by, at=at,
+            rulings.game_rule(game=game, action={"action": "note"}, text=reasons, by=by, at=at,
                                notice=("appeal ruling", data))  # fmt: skip
         audit.record(
             actor=by, action="play.appeal_ruling", target=appeal,
@@ -486,13 +487,13 @@ def withdraw(
         for step in plan:
             game = step["game"]
             if step["annul"]:
-                services.game_annul(game=game, annul=True, text=text, by=by, at=at, notice=notice)
+                rulings.game_annul(game=game, annul=True, text=text, by=by, at=at, notice=notice)
                 effects.append({"game": game.pk, "annulled": True})
                 continue
             value = state.load(game)
             before = [value.ruled.result, value.ruled.termination] if value.ruled else None
             action = {"action": "score", "result": step["result"], "termination": step["termination"]}
-            services.game_rule(game=game, action=action, text=text, by=by, at=at, notice=notice)
+            rulings.game_rule(game=game, action=action, text=text, by=by, at=at, notice=notice)
             effects.append({"game": game.pk, "before": before, "after": [step["result"], step["termination"]]})
         decision.effects = effects
         decision.save(update_fields=["effects"])
@@ -524,7 +525,7 @@ def enquiry_send(
         enquiry = Enquiry.objects.create(
             event=event, player=player, game=game, text=text, deadline=deadline, by=by, at=at
         )
-        services.player_notify(
+        rulings.player_notify(
             game=game, color=game.color_of(player.pk), kind="enquiry",
             data={"text": text, "deadline": iso(deadline)}, at=at,
         )  # fmt: skip

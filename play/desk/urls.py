@@ -2,13 +2,13 @@
 
 from django.urls import path
 
-from play.desk import views, views_challenges, views_leave
+from play.desk import challenge_views, leave_views, views
 
 urlpatterns: list = [
     path("desk/", views.desk_list, name="desk_list"),
     path("desk/sanctions/", views.desk_sanctions, name="desk_sanctions"),
-    path("desk/challenges/", views_challenges.desk_challenges, name="desk_challenges"),
-    path("desk/challenges/claim/", views_challenges.desk_challenge_claim, name="desk_challenge_claim"),
+    path("desk/challenges/", challenge_views.desk_challenges, name="desk_challenges"),
+    path("desk/challenges/claim/", challenge_views.desk_challenge_claim, name="desk_challenge_claim"),
     path("desk/<int:event_id>/", views.desk_event, name="desk"),
     path("desk/<int:event_id>/games/<str:code>/", views.desk_file, name="desk_file"),
     path("desk/<int:event_id>/games/<str:code>/claim/", views.desk_claim, name="desk_claim"),
@@ -19,8 +19,8 @@ urlpatterns: list = [
     path("desk/<int:event_id>/handled/", views.desk_handled, name="desk_handled"),
     path("desk/decisions/<int:pk>/", views.decision_page, name="desk_decision"),
     path("desk/decisions/<int:pk>/rule/", views.decision_rule, name="desk_appeal_rule"),
-    path("desk/<int:event_id>/leave/<int:pk>/", views_leave.desk_leave, name="desk_leave"),
+    path("desk/<int:event_id>/leave/<int:pk>/", leave_views.desk_leave, name="desk_leave"),
     path("games/<str:code>/appeal/", views.game_appeal, name="game_appeal"),
-    path("games/<str:code>/leave/", views_leave.game_leave, name="game_leave"),
+    path("games/<str:code>/leave/", leave_views.game_leave, name="game_leave"),
     path("games/<str:code>/dispute/", views.game_dispute, name="game_dispute"),
 ]

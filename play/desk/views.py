@@ -17,12 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from play import event_selectors
 from play import selectors as game_selectors
 from play import services as play_services
 from play.desk import leave as leaves
 from play.desk import rulers, selectors, services
 from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
+from play.events import selectors as event_selectors
 from play.models import MobileGame, Transmission
 from toolkit import ratelimit
 

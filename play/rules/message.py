@@ -6,6 +6,11 @@ docs/rules/mobile-chess.md, "Messages (rules 2 and 4)":
     [#GAME] COMMAND [text]                  RESIGN, DRAW, DRAW CLAIM, PROTEST text, DELAY minutes,
                                             STATUS, RECORD, HELP, FAILURE text, IF line,
                                             DISPUTE text, APPEAL text
+    PLAY COMPUTER level [WHITE|BLACK]       a request for a new game, addressed to no game
+
+`parse_request` reads a request for a new game (`PlayRequest`), which the message service hands
+to the room that serves it (play.computer) before any game is looked for; any other text is a
+game's message.
 
 `parse_message` reads the text alone (no game needed); `check_reply` judges a move message
 against the moves so far and gives either an `Accepted` reply or a `Referral` with its reason;
@@ -201,6 +206,28 @@ def _read_moves(text: str) -> tuple[tuple[WrittenMove, ...], bool, str | None]:
         for i in range(first):
             moves[i] = WrittenMove(moves[i].text, start - (first - i), False)
     return tuple(moves), draw_offer, None
+
+
+# "PLAY COMPUTER 3", "play computer 3 white": a level's number and, if wanted, the colour.
+PLAY_REQUEST = re.compile(r"\s*PLAY\s+COMPUTER\s+(\d{1,3})(?:\s+(WHITE|BLACK))?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """A "PLAY COMPUTER 3 [WHITE|BLACK]" message: a new game against a computer level, not a move.
+    `side` is "white", "black" or "random" (none written)."""
+
+    level: int
+    side: str
+
+
+def parse_request(text: str) -> PlayRequest | None:
+    """The request for a new game a message is, or None for a game's message (read by
+    `parse_message`)."""
+    match = PLAY_REQUEST.fullmatch(text or "")
+    if match is None:
+        return None
+    return PlayRequest(int(match.group(1)), (match.group(2) or "random").lower())
 
 
 def parse_message(text: str) -> Message:

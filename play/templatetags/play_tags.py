@@ -60,7 +60,7 @@ def control_for_people(obj) -> str:
 @register.inclusion_tag("play/events_player_games.html")
 def mobile_games(player):
     """The player's latest 20 mobile games, read in one query."""
-    from play.event_selectors import player_mobile_games
+    from play.events.selectors import player_mobile_games
 
     return {"player": player, "mobile_games": player_mobile_games(player)}
 

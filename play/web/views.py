@@ -66,7 +66,7 @@ class ConditionalForm(forms.Form):
 
 
 def _event_url(game: MobileGame) -> str | None:
-    """The event's page, when the site has one (its URL is in play/urls_events.py)."""
+    """The event's page, when the site has one (its URL is in play/events/urls.py)."""
     if game.event is None:
         return None
     try:

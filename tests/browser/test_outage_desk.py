@@ -10,7 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from play import outbox, services
+from play import services
+from play.channels import outbox
 from play.models import ChannelAddress, ChannelOutage, MobileEvent
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -25,7 +26,7 @@ T0 = (timezone.now() - datetime.timedelta(days=1)).replace(minute=0, second=0, m
 def outage(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     gateway = FakeGateway().start()
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
     settings.SMS_GATEWAY_URL = gateway.url
     settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = gateway.user, gateway.password
     td = get_user_model().objects.create_user("director", "td@example.org", PASSWORD)

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from play.models import MobileGame
-from tests.play.simulator_urls import debug_on
+from tests.play.channels.simulator_urls import debug_on
 from tests.players.factories import PlayerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

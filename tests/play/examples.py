@@ -1,5 +1,5 @@
 """The sample transcripts of examples/mobile/ (mNNN.jsonl with the outcome each must give in
-mNNN.expected.json). They are replayed by the real game machine in tests/play/test_transcript.py;
+mNNN.expected.json). They are replayed by the real game machine in tests/play/rules/test_transcript.py;
 other tests read their expected outcomes here."""
 
 import json

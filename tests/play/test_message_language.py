@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from play import linking as linking_module
 from play import services
-from play.linking import HOW_TO_MOVE
+from play.channels import linking as linking_module
+from play.channels.linking import HOW_TO_MOVE
 from play.rules import texts
 from play.rules.outbound import HELP_TEXT
 from tests.players.factories import PlayerFactory

@@ -10,7 +10,8 @@ import logging
 import pytest
 from django.utils import timezone
 
-from play import outbox, services, telegram
+from play import services
+from play.channels import outbox, telegram
 from play.models import ChannelAddress, ChannelOutage, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
@@ -31,7 +32,7 @@ def at(seconds: int) -> datetime.datetime:
 @pytest.fixture(autouse=True)
 def _settings(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.sms.SmsGateway"}
+    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
     settings.PLAY_INBOUND_PER_MINUTE = 30
     settings.PLAY_OUTBOUND_PER_MINUTE = 30
 
@@ -154,7 +155,7 @@ def test_it_does_not_limit_the_console_channel(game, settings):
 
 
 def test_it_answers_200_on_the_sms_webhook_to_a_message_over_the_limit(client, game, settings):
-    from tests.play.test_sms import KEY, post, received
+    from tests.play.channels.test_sms import KEY, post, received
 
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
     settings.PLAY_INBOUND_PER_MINUTE = 1

@@ -7,7 +7,8 @@ import io
 
 import pytest
 
-from play import outbox, services, state
+from play import rulings, services, state
+from play.channels import outbox
 from play.models import ChannelAddress, MobileGame, Transmission
 from play.rules import transcript
 from play.rules.message import parse_message
@@ -141,11 +142,11 @@ class TestMessages:
     def test_it_refuses_to_decide_a_claim_twice(self):
         services.games_sweep(now=self.start + datetime.timedelta(seconds=60 + 10_800 + 1 + 60 + 1))
         decided = self.start + datetime.timedelta(hours=4)
-        services.claim_decide(game=self.game, against="white", ply=1, upheld=True, by=None, at=decided)
+        rulings.claim_decide(game=self.game, against="white", ply=1, upheld=True, by=None, at=decided)
         self.game.refresh_from_db()
         assert (self.game.result, self.game.termination) == ("0-1", "time")
         with pytest.raises(services.PlayError, match="already upheld"):
-            services.claim_decide(game=self.game, against="white", ply=1, upheld=False, by=None)
+            rulings.claim_decide(game=self.game, against="white", ply=1, upheld=False, by=None)
         self.game.refresh_from_db()
         assert self.game.result == "0-1"
         assert self.game.transmissions.filter(direction="ruling").count() == 1

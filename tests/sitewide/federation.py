@@ -22,12 +22,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts import views as accounts
-from play import challenges
 from play import services as play
 from play.computer import services as computer
 from play.computer.models import ComputerLevel
 from play.desk import leave as desk_leave
 from play.desk import services as desk
+from play.events import challenges
 from play.models import Challenge, MobileEvent, MobileGame, Transmission
 from players import services as player_services
 from players.models import FideImportApplication, Player

@@ -21,14 +21,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from play import challenges, services
+from play import services
 from play.desk import leave as leaves
 from play.desk import services as desk
+from play.events import challenges
 from play.models import Transmission
 from players.models import FideImportApplication, PlayerLink
 from tests.base import PASSWORD, federation_admin
-from tests.play.desk_helpers import FILED, START, later, link, send
-from tests.play.events_helpers import game_between, make_event
+from tests.play.desk.helpers import FILED, START, later, link, send
+from tests.play.events.helpers import game_between, make_event
 from tests.players.factories import PlayerFactory
 from tests.tournaments.factories import GameFactory, TournamentFactory
 from tournaments.models import Upload

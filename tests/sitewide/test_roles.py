@@ -35,7 +35,7 @@ from django.db import connection, transaction
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from tests.play.events_helpers import quiet_console  # noqa: F401
+from tests.play.events.helpers import quiet_console  # noqa: F401
 from tests.sitewide.roles_fixture import DUTY_TD, PERSONAS, build
 
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,8 @@ import pytest
 import requests
 from django.utils import timezone
 
-from play import services, sms
+from play import services
+from play.channels import sms
 from play.models import ChannelAddress, MobileGame, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.fakes.telegram_api import FakeTelegram
@@ -52,11 +53,11 @@ def phones(settings, fakes, worker_factory, live_server):
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
     worker = worker_factory(
-        PLAY_SMS_BACKEND="play.sms.SmsGateway",
+        PLAY_SMS_BACKEND="play.channels.sms.SmsGateway",
         SMS_GATEWAY_URL=gateway.url,
         SMS_GATEWAY_USER=gateway.user,
         SMS_GATEWAY_PASSWORD=gateway.password,
-        PLAY_TELEGRAM_BACKEND="play.telegram.TelegramBot",
+        PLAY_TELEGRAM_BACKEND="play.channels.telegram.TelegramBot",
         TELEGRAM_BOT_TOKEN=telegram.token,
         TELEGRAM_API_URL=telegram.base_url,
     )

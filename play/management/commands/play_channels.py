@@ -52,7 +52,7 @@ class Command(BaseCommand):
             ok, said = self._check(path)
             if not ok and path != CONSOLE:
                 failing.append(channel)
-            self.stdout.write(f"{channel:<9} {path:<26} {'ok' if ok else 'FAILED'}: {said}")
+            self.stdout.write(f"{channel:<9} {path:<34} {'ok' if ok else 'FAILED'}: {said}")
             if outboxes is not None:
                 self.stdout.write(f"{'':<9} {self._outbox(channel, outboxes.get(channel), moment)}")
         if all(backends.get(c, CONSOLE) == CONSOLE for c in ("sms", "telegram")):

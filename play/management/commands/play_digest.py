@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from play import digest
+from play.channels import digest
 
 
 class Command(BaseCommand):

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from telegram import error as telegram_errors
 
-from play import telegram
+from play.channels import telegram
 
 RETRY_SECONDS = 5  # after a failed poll: Telegram or the network is down, try again soon
 
