@@ -23,13 +23,13 @@ from ninja.decorators import decorate_view
 from ninja.errors import set_default_exc_handlers
 
 from api import schemas
+from api.limits import describe_rate, rate_limited
 from players.models import Player
 from players.selectors import may_see_birth_date, player_by_federation_id
 from ratings import selectors as rating_selectors
 from ratings.models import System
 from ratings.views import CountedPaginator, list_queryset
 from toolkit.pagecache import cache_public_page
-from toolkit.ratelimit import describe_rate, rate_limited
 from tournaments import selectors as tournament_selectors
 
 PAGE_SIZE = 100

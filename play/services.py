@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 
 from play import queue, state
-from play.channels import identities
+from play.channels import identities, limits
 from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, pairing
@@ -29,7 +29,7 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
-from toolkit import pagecache, ratelimit
+from toolkit import pagecache
 from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)
@@ -170,7 +170,7 @@ def message_receive(
         raise PlayError(f"unknown channel {channel!r}")
     if timezone.is_naive(arrival) or (sent is not None and timezone.is_naive(sent)):
         raise PlayError("arrival and sending times must carry their time zone")
-    if not counted and not ratelimit.inbound_allowed(channel, sender, arrival):
+    if not counted and not limits.inbound_allowed(channel, sender, arrival):
         # Before any query: a flood costs a cache round trip a message, and one notice a window.
         return Receipt("rate limited", replies=rate_notice(channel, sender, arrival))
     if (
@@ -464,10 +464,10 @@ def notice_send(
 def rate_notice(channel: str, sender: str, at: datetime.datetime) -> list[Transmission]:
     """The "too many messages, wait N s" notice, once a window, to a known sender over the inbound
     limit (an answer to each dropped message would be a storm of its own; a stranger gets none)."""
-    player = identities.player_for(channel, sender) if ratelimit.inbound_notice_due(channel, sender, at) else None
+    player = identities.player_for(channel, sender) if limits.inbound_notice_due(channel, sender, at) else None
     if player is None:
         return []
-    data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": ratelimit.window_left(at)}
+    data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": limits.inbound_wait(channel, sender, at)}
     return _write_out(None, player, channel, sender, "rate limited", data, at)
 
 

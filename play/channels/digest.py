@@ -30,7 +30,7 @@ from play.rules import clock
 from play.rules.texts import duration
 from players.selectors import linked_players
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("play.digest")  # the name it had before the channels room
 
 MIN_GAP = datetime.timedelta(hours=20)
 FIRST_WINDOW = datetime.timedelta(days=1)  # finished games the first digest looks back on

@@ -19,8 +19,8 @@ from kombu.exceptions import OperationalError as BrokerDown
 from play import tasks
 from play.channels import sms, telegram
 
-logger = logging.getLogger("play.channels.sms")
-telegram_logger = logging.getLogger("play.channels.telegram")
+logger = logging.getLogger("play.sms")
+telegram_logger = logging.getLogger("play.telegram")
 
 
 def _text(message: str, status: int) -> HttpResponse:

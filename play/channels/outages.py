@@ -23,11 +23,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from play.channels.limits import RATE_LIMITED
 from play.models import Channel, ChannelAddress, ChannelOutage, MobileGame, Transmission
 from players.models import PlayerLink
-from toolkit.ratelimit import RATE_LIMITED
 
-logger = logging.getLogger("play.channels.outages")
+logger = logging.getLogger("play.outages")
 
 # The system's own channels that can fail: the web and console channels cannot, and e-mail only
 # carries these notices.

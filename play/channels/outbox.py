@@ -15,8 +15,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from play.channels import limits
 from play.models import Transmission
-from toolkit import ratelimit
 from toolkit.bulk import update_rows
 
 
@@ -91,15 +91,15 @@ def _deliver(
         for row in rows:
             key = (row.channel, row.address)
             if key in limited:
-                row.error = ratelimit.RATE_LIMITED  # waits behind the first one held back
+                row.error = limits.RATE_LIMITED  # waits behind the first one held back
                 touched.append(row)
                 continue
             if key in held:
                 retry.append(row.pk)
                 continue
             touched.append(row)
-            if not ratelimit.outbound_allowed(row, now):
-                row.error = ratelimit.RATE_LIMITED
+            if not limits.outbound_allowed(row, now):
+                row.error = limits.RATE_LIMITED
                 limited.add(key)
                 continue
             row.attempts += 1

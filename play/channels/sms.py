@@ -34,7 +34,7 @@ from django.db import transaction
 from play import services
 from play.channels import CheckFailed, PermanentFailure, TransientFailure, outbox
 
-logger = logging.getLogger("play.channels.sms")
+logger = logging.getLogger("play.sms")
 
 # A gateway that does not answer must not hold a delivery worker (and the rows it locks) for long:
 # the row stays pending and the next delivery or the outbox sweeper tries again.

@@ -32,16 +32,15 @@ from telegram import error as telegram_errors
 from telegram.request import HTTPXRequest
 
 from play import services, state
-from play.channels import CheckFailed, PermanentFailure, TransientFailure, board_png, identities, linking
+from play.channels import CheckFailed, PermanentFailure, TransientFailure, board_png, identities, limits, linking
 from play.channels import telegram_buttons as buttons
 from play.models import Color, MobileGame
 from play.rules import ending
 from play.rules.clock import opponent
 from play.rules.segments import split_telegram
 from play.rules.texts import render
-from toolkit import ratelimit
 
-logger = logging.getLogger("play.channels.telegram")
+logger = logging.getLogger("play.telegram")
 
 # A Bot API that does not answer must not hold a delivery worker (and the rows it locks) for long:
 # the row stays pending and the next delivery or the outbox sweeper tries again.
@@ -229,7 +228,7 @@ def message_receive(update: telegram.Update, *, now: datetime.datetime) -> str:
         chat = str(message.chat.id)
         # Counted like any message (the game service counts the others): a flood of /start
         # would otherwise be answered in full, or guess link codes at the speed of the network.
-        if not ratelimit.inbound_allowed("telegram", chat, now):
+        if not limits.inbound_allowed("telegram", chat, now):
             services.rate_notice("telegram", chat, now)
             return "rate limited"
         return linking.telegram_start(chat, message.text, update.update_id, now=now, sent=message.date)
@@ -258,8 +257,8 @@ def callback_receive(query: telegram.CallbackQuery, *, now: datetime.datetime) -
     try:
         # Every press is counted here, before any query, those that reach the game service too
         # (told so, it does not count them again): a press is a message.
-        if not ratelimit.inbound_allowed("telegram", chat, now):
-            outcome, note = "rate limited", _too_many(now)
+        if not limits.inbound_allowed("telegram", chat, now):
+            outcome, note = "rate limited", _too_many(chat, now)
         elif press is None:
             outcome, note = "ignored", "This button is not for this bot."
         elif identities.player_for("telegram", chat) is None:
@@ -288,9 +287,9 @@ def callback_receive(query: telegram.CallbackQuery, *, now: datetime.datetime) -
     return outcome
 
 
-def _too_many(now: datetime.datetime) -> str:
+def _too_many(chat: str, now: datetime.datetime) -> str:
     """The answer to a press over the inbound limit, in the channel's message language."""
-    data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": ratelimit.window_left(now)}
+    data = {"limit": settings.PLAY_INBOUND_PER_MINUTE, "seconds": limits.inbound_wait("telegram", chat, now)}
     with translation.override(identities.message_language("telegram")):
         return render("rate limited", data, translation.gettext)
 

@@ -16,7 +16,7 @@ from play import queue, state
 from play.models import ComputerLevel, MobileGame
 from players.models import Player
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("play.computer.services")  # where these lines logged before turn.py
 
 
 def level_of(player: Player) -> ComputerLevel | None:

@@ -19,18 +19,18 @@ from django.views.decorators.http import require_POST
 
 from play import selectors as game_selectors
 from play import services as play_services
+from play.channels import limits
 from play.desk import leave as leaves
 from play.desk import rulers, selectors, services
 from play.desk.forms import AppealForm, AppealRulingForm, ClaimForm, DecisionForm, EnquiryForm, HandledForm
 from play.events import selectors as event_selectors
 from play.models import MobileGame, Transmission
-from toolkit import ratelimit
 
 
 def too_fast(request) -> bool:
     """True (with the message to the user) when the account's reports from the site are over the
-    limit of a phone's messages (toolkit.ratelimit.web_wait): the caller then stores nothing."""
-    wait = ratelimit.web_wait(request.user, timezone.now())
+    limit of a phone's messages (play.channels.limits.web_wait): the caller then stores nothing."""
+    wait = limits.web_wait(request.user, timezone.now())
     if wait:
         messages.error(request, _("Too many requests: wait %(seconds)s s and send it again.") % {"seconds": wait})
     return bool(wait)

@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from play import channels, selectors
+from play.channels import limits
 from play.management.commands.play_game_new import instant
 from play.rules.texts import duration
-from toolkit import ratelimit
 
 CONSOLE = "play.channels.Console"
 ORDER = ("console", "web", "sms", "telegram", "email")
@@ -82,8 +82,8 @@ class Command(BaseCommand):
         box = box or selectors.ChannelOutbox()
         oldest = duration(int((now - box.oldest_pending).total_seconds())) if box.oldest_pending else "-"
         parts = [f"pending {box.pending}", f"oldest pending {oldest}", f"failed in 24 h {box.failed_24h}"]
-        if channel in ratelimit.LIMITED_CHANNELS:
-            parts.append(f"inbound over the rate limit today {ratelimit.inbound_dropped(channel, now.date())}")
+        if channel in limits.LIMITED_CHANNELS:
+            parts.append(f"inbound over the rate limit today {limits.inbound_dropped(channel, now.date())}")
         outage = box.outage
         if outage is None:
             parts.append("outage: none")

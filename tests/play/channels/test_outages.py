@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from play import services
-from play.channels import outages, outbox
+from play.channels import limits, outages, outbox
 from play.models import ChannelAddress, ChannelOutage, MobileEvent, MobileGame, Transmission
 from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
@@ -23,7 +23,6 @@ from tests.fakes.sms_gateway import FakeGateway
 from tests.fakes.telegram_api import FakeTelegram
 from tests.play.events.helpers import make_event
 from tests.players.factories import PlayerFactory
-from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 
@@ -244,7 +243,7 @@ def test_it_waits_for_each_games_own_norm(world, gateway, bot):
 def test_it_counts_messages_held_by_the_rate_limit_as_no_outage(world, gateway, settings):
     settings.PLAY_OUTBOUND_PER_MINUTE = 1
     # This minute's one message to W is spent.
-    assert ratelimit.outbound_allowed(Transmission(channel="sms", address=PHONES["w"], pk=0), T0)
+    assert limits.outbound_allowed(Transmission(channel="sms", address=PHONES["w"], pk=0), T0)
     for text in ("STATUS", "HELP"):
         services.message_receive(channel="sms", sender=PHONES["w"], text=f"#{world['one'].code} {text}", arrival=T0)
     ids = list(Transmission.objects.filter(channel="sms", direction="out").values_list("pk", flat=True))

@@ -23,7 +23,7 @@ from twilio.request_validator import RequestValidator
 
 from federation.celery import app
 from play import services
-from play.channels import outbox
+from play.channels import limits, outbox
 from play.computer import services as computer
 from play.computer import turn
 from play.computer.engine import DEFAULT_PATH
@@ -36,7 +36,6 @@ from tests.fakes.twilio_api import FakeTwilio
 from tests.play.channels.test_sms import sign as sms_sign
 from tests.players.factories import PlayerFactory
 from tests.ratings.test_requests import _fresh_pools, unused_port
-from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 
@@ -285,10 +284,10 @@ def test_it_lets_messages_through_unlimited_with_a_warning_while_the_cache_is_do
     services_.down("cache")
     now = timezone.now()
     with caplog.at_level("WARNING", logger="play.ratelimit"):
-        assert all(ratelimit.inbound_allowed("sms", WHITE_PHONE, now) for _ in range(3))
+        assert all(limits.inbound_allowed("sms", WHITE_PHONE, now) for _ in range(3))
         row = Transmission(channel="telegram", address=str(WHITE_CHAT))
-        assert all(ratelimit.outbound_allowed(row, now) for _ in range(3))
+        assert all(limits.outbound_allowed(row, now) for _ in range(3))
     assert caplog.text.count("cache unavailable, rate limit not applied") == 6
     services_.back()
-    assert ratelimit.inbound_allowed("sms", WHITE_PHONE, now)
-    assert not ratelimit.inbound_allowed("sms", WHITE_PHONE, now)  # counted again once the cache is back
+    assert limits.inbound_allowed("sms", WHITE_PHONE, now)
+    assert not limits.inbound_allowed("sms", WHITE_PHONE, now)  # counted again once the cache is back

@@ -112,7 +112,7 @@ class TestWebhook:
         self, client, game, caplog, written
     ):
         payload = {"messageId": "m-1", "message": "1. e4", "phoneNumber": WHITE_PHONE, "receivedAt": written}
-        with caplog.at_level(logging.WARNING, logger="play.channels.sms"):
+        with caplog.at_level(logging.WARNING, logger="play.sms"):
             response = post(client, envelope("sms:received", payload))
         assert response.status_code == 200, response.content
         assert moves(game) == 1
@@ -139,7 +139,7 @@ class TestWebhook:
     def test_it_refuses_a_bad_signature_with_403_and_stores_nothing(self, client, game, caplog):
         body = received("1. e4")
         timestamp = str(int(timezone.now().timestamp()))
-        with caplog.at_level(logging.WARNING, logger="play.channels.sms"):
+        with caplog.at_level(logging.WARNING, logger="play.sms"):
             response = post(client, body, timestamp=timestamp, signature=sign(body, timestamp, key="wrong key"))
         assert response.status_code == 403
         assert "SMS webhook refused" in caplog.text

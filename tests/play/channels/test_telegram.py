@@ -76,7 +76,7 @@ class TestWebhook:
 
     @pytest.mark.parametrize("secret", ["wrong-secret", "", None])
     def test_it_refuses_a_wrong_or_missing_secret_with_403_and_stores_nothing(self, client, game, caplog, secret):
-        with caplog.at_level(logging.WARNING, logger="play.channels.telegram"):
+        with caplog.at_level(logging.WARNING, logger="play.telegram"):
             response = post(client, update("1. e4"), secret=secret)
         assert response.status_code == 403
         assert "Telegram webhook refused" in caplog.text

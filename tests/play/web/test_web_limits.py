@@ -1,4 +1,4 @@
-"""The site's reports counted like a phone's messages (toolkit.ratelimit.web_wait): a player's
+"""The site's reports counted like a phone's messages (toolkit.limits.web_wait): a player's
 dispute, appeal and leave request and a TD's enquiry each land on a desk or a phone, so an account
 past PLAY_INBOUND_PER_MINUTE a minute is refused with the wait, and nothing is stored.
 
@@ -6,15 +6,16 @@ The windows are clock minutes: each test spends the account's window of this min
 next one before posting, so the post is over the limit whichever minute it lands in."""
 
 import datetime
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from play.channels import limits
 from play.models import Enquiry, Leave, Transmission
 from tests.play.desk.helpers import cast_fixture, event_fixture, link, protested_fixture  # noqa: F401
 from tests.play.events.helpers import quiet_console  # noqa: F401
-from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +26,8 @@ def _one_a_minute(settings):
 
 
 def spend(user) -> None:
-    now = timezone.now()
-    for moment in (now, now + datetime.timedelta(seconds=60)):
-        assert ratelimit.web_wait(user, moment) == 0
+    # The one report of any 60 s (a sliding window): the request lands within them.
+    assert limits.web_wait(user, timezone.now()) == 0
 
 
 def refused(response) -> bool:
@@ -105,6 +105,11 @@ def test_it_names_the_wait_in_russian(client, cast, event):
 
 
 def test_it_gives_the_seconds_left_in_the_window():
+    """One report a minute, sent at 10:00:00: the window sliding over the last 60 s lets the next
+    one go when that report has faded out of it, at 10:02:00 (it weighs 1 - f through 10:01)."""
+    account = SimpleNamespace(pk=424242)
     minute = datetime.datetime(2026, 11, 20, 10, 0, tzinfo=datetime.UTC)
-    seconds = [ratelimit.window_left(minute + datetime.timedelta(seconds=s)) for s in (0, 1, 35, 59, 60)]
-    assert seconds == [60, 59, 25, 1, 60]
+    assert limits.web_wait(account, minute) == 0
+    seconds = [limits.web_wait(account, minute + datetime.timedelta(seconds=s)) for s in (1, 35, 59, 60, 119)]
+    assert seconds == [119, 85, 61, 60, 1]
+    assert limits.web_wait(account, minute + datetime.timedelta(seconds=120)) == 0

@@ -1,7 +1,8 @@
-"""Per-number rate limits (toolkit/ratelimit.py) with exact counts: inbound, a flood from one number is
-dropped unanswered past PLAY_INBOUND_PER_MINUTE while another number is served; outbound, a bug
-writing 100 messages to one number sends PLAY_OUTBOUND_PER_MINUTE of them in a minute, through the
-real client to a fake gateway, and the outbox sweep sends the rest minute by minute."""
+"""Per-number rate limits (play/channels/limits.py, counted by toolkit/ratelimit.py) with exact
+counts: inbound, a flood from one number is dropped unanswered past PLAY_INBOUND_PER_MINUTE in any
+60 s (a sliding window) while another number is served; outbound, a bug writing 100 messages to one
+number sends PLAY_OUTBOUND_PER_MINUTE of them in a clock minute, through the real client to a fake
+gateway, and the outbox sweep sends the rest minute by minute."""
 
 import datetime
 import io
@@ -11,11 +12,10 @@ import pytest
 from django.utils import timezone
 
 from play import services
-from play.channels import outbox, telegram
+from play.channels import limits, outbox, telegram
 from play.models import ChannelAddress, ChannelOutage, Transmission
 from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
-from toolkit import ratelimit
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,7 @@ def test_it_drops_the_31st_message_of_a_minute_from_one_number_unapplied(game, c
     assert Transmission.objects.count() == before + 1
     assert not Transmission.objects.filter(direction="in", at=at(59)).exists()
     assert f"from {FLOOD} over 30 a minute" in caplog.text
-    assert ratelimit.inbound_dropped("sms", T0.date()) == 1
+    assert limits.inbound_dropped("sms", T0.date()) == 1
 
 
 def test_it_tells_the_player_once_a_window_to_wait_instead_of_dropping_his_move_in_silence(game):
@@ -83,17 +83,19 @@ def test_it_tells_the_player_once_a_window_to_wait_instead_of_dropping_his_move_
     (notice,) = first.replies
     assert (notice.direction, notice.channel, notice.address, notice.kind) == ("out", "sms", FLOOD, "rate limited")
     assert notice.player == game.white and notice.game is None
-    # 35 s into the minute: the window closes in 25 s.
-    assert notice.text == "Too many messages: at most 30 a minute. This one was not read; send it again in 25 s."
+    # 35 s into the minute, 30 read: the 31st would be read at 62 s, when the window sliding over
+    # the last 60 s holds 29 of them (30 × 58/60) and room for one more: in 27 s.
+    assert notice.text == "Too many messages: at most 30 a minute. This one was not read; send it again in 27 s."
     # The rest of the window's messages get nothing; the next window's first over the limit does.
     assert [status(FLOOD, at(s)) for s in (40, 59)] == ["rate limited"] * 2
     assert Transmission.objects.filter(kind="rate limited").count() == 1
-    for second in range(60, 90):
-        status(FLOOD, at(second))
-    later = services.message_receive(channel="sms", sender=FLOOD, text="STATUS", arrival=at(119))
+    # The next clock minute's first over the limit is told again: at 60 s the 30 still weigh in
+    # full (the window slides, so the minute's edge opens nothing), and fade by one every 2 s.
+    later = services.message_receive(channel="sms", sender=FLOOD, text="STATUS", arrival=at(60))
     assert [row.text for row in later.replies] == [
-        "Too many messages: at most 30 a minute. This one was not read; send it again in 1 s."
+        "Too many messages: at most 30 a minute. This one was not read; send it again in 2 s."
     ]
+    assert status(FLOOD, at(62)) == "status"
 
 
 def test_it_tells_a_stranger_over_the_limit_nothing(game, settings):
@@ -133,14 +135,30 @@ def test_it_serves_another_number_during_a_flood(game):
     for second in range(40):
         status(FLOOD, at(second))
     assert status(QUIET, at(50)) == "status"
-    assert ratelimit.inbound_dropped("sms", T0.date()) == 10
+    assert limits.inbound_dropped("sms", T0.date()) == 10
 
 
 def test_it_serves_the_number_again_the_next_minute(game):
     for second in range(31):
         status(FLOOD, at(second))
     assert status(FLOOD, at(59)) == "rate limited"
-    assert status(FLOOD, at(60)) == "status"
+    # The window slides: at the clock minute's edge the last minute's 30 still weigh in full, and
+    # one more may come as each 2 s of them fade (30 × (1 - 2/60) = 29).
+    assert status(FLOOD, at(60)) == "rate limited"
+    assert status(FLOOD, at(62)) == "status"
+    assert status(FLOOD, at(63)) == "rate limited"
+    assert status(FLOOD, at(64)) == "status"
+
+
+def test_it_lets_no_second_burst_through_across_the_minutes_edge(game):
+    """A fixed clock minute let 30 through at 10:00:59 and 30 more at 10:01:00 (60 in a second)."""
+    assert [status(FLOOD, at(59)) for _ in range(30)] == ["status"] * 30
+    assert [status(FLOOD, at(60)) for _ in range(30)] == ["rate limited"] * 30
+    assert ratelimit_dropped() == 30
+
+
+def ratelimit_dropped() -> int:
+    return limits.inbound_dropped("sms", T0.date())
 
 
 def test_it_takes_the_inbound_limit_from_the_setting(game, settings):
@@ -160,9 +178,8 @@ def test_it_answers_200_on_the_sms_webhook_to_a_message_over_the_limit(client, g
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
     settings.PLAY_INBOUND_PER_MINUTE = 1
     now = timezone.now()
-    # This minute's and the next one's message are spent, whichever minute the request lands in.
-    assert ratelimit.inbound_allowed("sms", FLOOD, now)
-    assert ratelimit.inbound_allowed("sms", FLOOD, now + datetime.timedelta(seconds=60))
+    # The one message of any 60 s is spent: the request lands within them, whichever clock minute.
+    assert limits.inbound_allowed("sms", FLOOD, now)
     response = post(client, received("1. e4", phone=FLOOD))
     assert response.status_code == 200  # the gateway must not retry it forever
     assert response.json() == {"ok": True, "outcome": "rate limited"}
