@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "play",
+    "guides",
 ]
 
 MIDDLEWARE = [

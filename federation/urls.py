@@ -44,6 +44,7 @@ urlpatterns = [
     path("play/", include("play.urls")),
     path("api/", include("federation.api_urls")),
     path("staff/", include("federation.staff_urls")),
+    path("help/", include("guides.urls")),
     path("admin/", admin.site.urls),
 ]
 
