@@ -26,7 +26,7 @@ run: $(VENV)/.runtime
 	# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-# Production: the settings come from the environment (README, "Production"); gunicorn's from
+# Production: the settings come from the environment (docs/operators/production.md); gunicorn's from
 # federation/gunicorn.conf.py (WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_BIND, ...).
 serve: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput

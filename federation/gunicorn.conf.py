@@ -4,8 +4,8 @@
 
 Defaults are for a small machine (2 cores) behind a reverse proxy on the same host. Django renders
 pages in Python while holding the GIL, so processes give the parallelism and a few threads per
-process cover the waits on PostgreSQL and Redis. Measured with `make bench-load` (README,
-"Performance").
+process cover the waits on PostgreSQL and Redis. Measured with `make bench-load`
+(docs/developers/benchmarks.md).
 """
 
 import os

@@ -1,5 +1,5 @@
 """The one settings module. Everything that differs between a laptop, CI and the
-federation's server comes from the environment (see README, "Configuration").
+federation's server comes from the environment (docs/operators/configuration.md).
 
 With nothing set the site runs on a SQLite file with Celery tasks executed
 eagerly, so a fresh checkout just works. DATABASE_URL and CELERY_BROKER_URL
@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     # The JSON API (django-ninja; "ninja" for its bundled Swagger UI, served from the site's own static files).
     "ninja",
     "api",
+    "guides",
 ]
 
 MIDDLEWARE = [

@@ -147,6 +147,7 @@ def fill_table(fed) -> tuple[dict, dict]:
         "play:simulator_phone": [{"code": games["in_progress"].code, "color": "white"}],
         "staff:withdraw": [{"pk": fed.tournaments[-1].pk}],
         "staff:game": [{"pk": fed.tournaments[-1].games.order_by("pk").first().pk}],
+        "guides:guide": [{"slug": "arbiters"}, {"slug": "mobile-chess"}],
     }
     by_argument = {
         "federation_id": [fed.players[0].federation_id, fed.players[6].federation_id],

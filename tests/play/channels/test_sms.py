@@ -424,13 +424,13 @@ def test_it_counts_json_depth_by_brackets_outside_strings():
 
 
 def test_it_documents_each_webhooks_headers_with_an_example_that_checks():
-    """The README names every header the webhooks read, and its SMS signature example is one the
+    """The operators' channels guide names every header the webhooks read, and its SMS signature example is one the
     webhook accepts (and one a changed body spoils)."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[3]
-    readme = (root / "README.md").read_text()
+    readme = (root / "docs" / "operators" / "channels.md").read_text()
     table = readme[readme.index("**What each webhook checks.**") :]
     table = table[: table.index("\n\n", table.index("| Webhook"))]
     read = set()
