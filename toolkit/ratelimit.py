@@ -29,7 +29,7 @@ eagerly, never let through past the limit (each sees the others' increments).
 - `hit_or_open` allows (fails open) and logs a warning. The phone channels do the same (their
   `_take_or_open` in play/channels/limits.py, logging to "play.ratelimit"): an outage of the
   cache must never make an inbound message fail or answer 5xx to a gateway (whose senders give up
-  after a few failures), nor hold every reply in the outbox (tests/play/test_service_outages.py).
+  after a few failures), nor hold every reply in the outbox (tests/play/channels/test_service_outages.py).
 
 `sliding=False` counts the current fixed window only: the outbox's send budget per number uses it
 (play/channels/limits.py says why: it is our own sending, drained by a sweep once a clock minute,

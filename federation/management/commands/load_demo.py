@@ -83,7 +83,7 @@ class Command(BaseCommand):
 
 
 def season_players() -> list:
-    """Six children of the demo season (tournaments/demo.py), in its registry's order: the mobile
+    """Six children of the demo season (tournaments/demo/__init__.py), in its registry's order: the mobile
     event's players."""
     found = []
     for child in demo.registry():
