@@ -134,7 +134,7 @@ def bench_arbiter():
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group, Permission
 
-    from tournaments.roles import ARBITERS, ensure_roles
+    from accounts.roles import ARBITERS, ensure_roles
 
     ensure_roles(Group, Permission)
     arbiter, _ = get_user_model().objects.get_or_create(username="bench-arbiter")

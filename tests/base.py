@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.test import TestCase
 
-from tournaments.roles import PLAYERS, role
+from accounts.roles import PLAYERS, role
 
 PASSWORD = "correct horse battery staple"
 
@@ -52,7 +52,7 @@ def federation_admin(username: str = "staff"):
     permissions come from the role, as the federation gives it."""
     from django.contrib.auth.models import Group
 
-    from tournaments.roles import FEDERATION_ADMINS
+    from accounts.roles import FEDERATION_ADMINS
 
     user = get_user_model().objects.create_user(username, f"{username}@example.org", PASSWORD)
     user.groups.add(Group.objects.get(name=FEDERATION_ADMINS))

@@ -10,8 +10,8 @@ hypothesis_settings.load_profile("federation")
 
 @pytest.fixture
 def personas(db, django_user_model):
+    from accounts.roles import PLAYERS, role
     from tests.base import PASSWORD
-    from tournaments.roles import PLAYERS, role
 
     player = django_user_model.objects.create_user("parent", "parent@example.org", PASSWORD)
     player.groups.add(role(PLAYERS))

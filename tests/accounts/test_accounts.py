@@ -19,9 +19,9 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
 from accounts import throttle
+from accounts.roles import ARBITERS
 from tests.base import PASSWORD, BaseTestCase
 from toolkit.clients import client_address
-from tournaments.roles import ARBITERS
 
 ROOT = Path(__file__).resolve().parents[2]
 STRANGER = "203.0.113.66"

@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
+from accounts.roles import FEDERATION_ADMINS, PLAYERS, ensure_roles
 from tests.players.factories import PlayerFactory
-from tournaments.roles import FEDERATION_ADMINS, PLAYERS, ensure_roles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,11 +11,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
+from accounts.roles import PLAYERS, ensure_roles
 from play.models import ChannelAddress, Transmission
 from players import services as player_services
 from tests.browser.conftest import is_policy_violation
 from tests.players.factories import PlayerFactory
-from tournaments.roles import PLAYERS, ensure_roles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

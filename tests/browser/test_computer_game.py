@@ -12,13 +12,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
+from accounts.roles import PLAYERS, ensure_roles
 from play import services as play_services
 from play.computer import services as computer
 from play.computer.engine import DEFAULT_PATH
 from play.models import MobileGame
 from players import services as player_services
 from tests.players.factories import PlayerFactory
-from tournaments.roles import PLAYERS, ensure_roles
 
 pytestmark = [
     pytest.mark.browser,

@@ -3,11 +3,11 @@
 import pytest
 from django.contrib.auth.models import Group, Permission
 
+from accounts.roles import ensure_roles
 from players.models import Player
 from tests.players.factories import PlayerFactory
 from tests.tournaments.files import example, trf, trf_player
 from tournaments.models import Tournament, Upload
-from tournaments.roles import ensure_roles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from accounts.models import AuditEntry
+from accounts.roles import ARBITERS
 from players.models import Player
 from ratings import services
 from ratings.models import PlayerRating, RatingChange
@@ -13,7 +14,6 @@ from tests.base import BaseTestCase, federation_admin
 from tests.players.factories import PlayerFactory
 from tests.ratings.scenario import make_tournament, results_snapshot
 from tournaments.models import Tournament
-from tournaments.roles import ARBITERS
 
 D = datetime.date
 

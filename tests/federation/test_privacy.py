@@ -77,8 +77,8 @@ class BirthDatePrivacyTestCase(BaseTestCase):
     def test_it_shows_the_linked_parent_his_childs_full_date_and_another_parent_the_year(self):
         from django.contrib.auth import get_user_model
 
+        from accounts.roles import PLAYERS, role
         from players import services as player_services
-        from tournaments.roles import PLAYERS, role
 
         link = player_services.link_request(user=self.player_user, relation="parent", player=self.child)
         player_services.link_decide(link=link, admin=self.admin, confirm=True)

@@ -11,6 +11,8 @@ LINK = re.compile(r"(?<!\!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 INDENTED = re.compile(r"^(?: {4}|\t).*$", re.M)
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+
+
 def markdown_files() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 

@@ -12,12 +12,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from accounts.models import AuditEntry
+from accounts.roles import ARBITERS
 from players.models import FideImportApplication
 from ratings.models import PlayerRating, RatingChange, RatingOverride
 from tests.base import PASSWORD, BaseTestCase, federation_admin
 from tests.players.factories import PlayerFactory
 from tests.ratings.scenario import make_tournament
-from tournaments.roles import ARBITERS
 
 D = datetime.date
 

@@ -12,11 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import AuditEntry
+from accounts.roles import FEDERATION_ADMINS, PLAYERS, role
 from players import selectors, services
 from players.models import Player, PlayerLink
 from tests.base import PASSWORD, BaseTestCase, assert_refused
 from tests.players.factories import PlayerFactory
-from tournaments.roles import FEDERATION_ADMINS, PLAYERS, role
 
 D = datetime.date
 BIRTH = D(2016, 3, 14)

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.roles import ARBITERS
 from federation.celery import app
 from ratings import services
 from ratings.models import RatingChange, RatingRequest
@@ -17,7 +18,6 @@ from tests.ratings.scenario import children, make_tournament
 from tests.ratings.test_requests import _fresh_pools, unused_port
 from tests.tournaments.arbiters.test_upload_views import small_trf
 from tournaments.models import Tournament, Upload
-from tournaments.roles import ARBITERS
 
 D = datetime.date
 State = RatingRequest.State

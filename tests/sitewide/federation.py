@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts import views as accounts
+from accounts.roles import ARBITERS, FEDERATION_ADMINS, PLAYERS, ensure_roles
 from play import services as play
 from play.computer import services as computer
 from play.computer.models import ComputerLevel
@@ -37,7 +38,6 @@ from tests.players.factories import ClubFactory, PlayerFactory, RegionFactory
 from tests.ratings.scenario import make_tournament
 from tests.tournaments.files import trf, trf_player
 from tournaments.models import Tournament, Upload
-from tournaments.roles import ARBITERS, FEDERATION_ADMINS, PLAYERS, ensure_roles
 from tournaments.uploads import worker as worker_uploads
 
 PERSONAS = ("anonymous", "player", "arbiter", "td", "chairman", "staff")

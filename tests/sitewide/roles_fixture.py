@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from accounts.roles import ARBITERS, PLAYERS, role
 from play import services
 from play.desk import leave as leaves
 from play.desk import services as desk
@@ -33,7 +34,6 @@ from tests.play.events.helpers import game_between, make_event
 from tests.players.factories import PlayerFactory
 from tests.tournaments.factories import GameFactory, TournamentFactory
 from tournaments.models import Upload
-from tournaments.roles import ARBITERS, PLAYERS, role
 
 PERSONAS = (
     "anonymous",

@@ -10,13 +10,13 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.roles import ARBITERS, role
 from ratings import services
 from tests.base import BaseTestCase
 from tests.players.factories import PlayerFactory
 from tests.ratings.factories import PlayerRatingFactory
 from tests.ratings.scenario import make_tournament
 from toolkit import pagecache
-from tournaments.roles import ARBITERS, role
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 

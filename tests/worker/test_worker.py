@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 
+from accounts.roles import ARBITERS, ensure_roles
 from ratings import services as rating_services
 from ratings.models import PlayerRating, RatingChange, RatingRequest
 from tests.ratings.scenario import results_snapshot
@@ -14,7 +15,6 @@ from tests.tournaments.files import example, trf, trf_player
 from tests.worker.conftest import wait_for
 from tournaments import services
 from tournaments.models import Tournament
-from tournaments.roles import ARBITERS, ensure_roles
 
 pytestmark = pytest.mark.worker
 

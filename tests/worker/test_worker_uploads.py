@@ -6,10 +6,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.test import override_settings
 
+from accounts.roles import ARBITERS, ensure_roles
 from tests.tournaments.files import big_pgn
 from tests.worker.conftest import wait_for
 from tournaments.models import Upload
-from tournaments.roles import ARBITERS, ensure_roles
 from tournaments.uploads import worker as worker_uploads
 
 pytestmark = pytest.mark.worker

@@ -3,7 +3,7 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from tournaments.roles import ensure_roles
+from accounts.roles import ensure_roles
 
 
 def create_roles(apps, schema_editor):

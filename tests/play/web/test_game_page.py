@@ -11,12 +11,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.roles import PLAYERS, role
 from play import selectors, services
 from play.models import MobileEvent, MobileGame, Transmission
 from players import services as player_services
 from tests.base import PASSWORD, federation_admin
 from tests.players.factories import PlayerFactory
-from tournaments.roles import PLAYERS, role
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from accounts.models import AuditEntry
+from accounts.roles import ARBITERS
 from tests.base import BaseTestCase, federation_admin
 from tests.tournaments.arbiters.test_upload_views import small_trf
 from tournaments import services
-from tournaments.roles import ARBITERS
 
 
 class ArbiterTournamentTestCase(BaseTestCase):

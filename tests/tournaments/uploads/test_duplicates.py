@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import AuditEntry
+from accounts.roles import FEDERATION_ADMINS
 from players.models import Player
 from ratings import services as rating_services
 from ratings.models import PlayerRating, RatingChange
@@ -16,7 +17,6 @@ from tests.base import ArbiterTestCase
 from tests.tournaments.files import trf, trf_player
 from tournaments import services
 from tournaments.models import Tournament, Upload
-from tournaments.roles import FEDERATION_ADMINS
 from tournaments.selectors import preview_duplicates
 from tournaments.uploads.duplicates import duplicates_of_preview
 
