@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import datetime
 import re
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_noop
 
 _NUMBERS = re.compile(r"\d+")
 _MONTH_NAME = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?", re.I)
@@ -91,23 +94,112 @@ def is_year_first(text: str) -> bool:
     return len(parts) == 3 and len(parts[0]) == 4
 
 
-def two_digit_order(
-    texts: list[str], *, year_first: bool, within: tuple[datetime.date, datetime.date] | None = None
-) -> str:
-    """The order that reads every one of `texts` (dates with two-digit years) as a real date.
+ORDER_NAMES = {
+    "dmy": gettext_noop("day.month.year"),
+    "ymd": gettext_noop("year.month.day"),
+    "ydm": gettext_noop("year.day.month"),
+    "mdy": gettext_noop("month.day.year"),
+}
+_NAME_YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)(?:\s*[/-]\s*(\d\d(?:\d\d)?))?(?!\d)")
 
-    Day first unless the file's other dates are written year first; an order that leaves a date
-    impossible ("11.25.02" day first) is passed over, and when the tournament's own dates are known
-    (`within`), an order putting the dates inside them (a fortnight either side) is preferred."""
-    orders = ["ymd", "ydm", "dmy", "mdy"] if year_first else ["dmy", "ymd", "ydm", "mdy"]
-    valid = []
-    for order in orders:
-        read = [parse_date(text, two_digit_order=order) for text in texts]
-        if all(precision == DAY for _, precision in read):
-            valid.append((order, [date for date, _ in read]))
-    if within:
-        low, high = within[0] - datetime.timedelta(days=14), within[1] + datetime.timedelta(days=14)
-        for order, read in valid:
-            if all(low <= date <= high for date in read):
-                return order
-    return valid[0][0] if valid else orders[0]
+
+def name_years(name: str | None) -> set[int]:
+    """The years a tournament's name gives: "Bunratty 2011" {2011}, "League 2010/11" {2010, 2011}."""
+    years: set[int] = set()
+    for first, second in _NAME_YEARS.findall(name or ""):
+        years.add(int(first))
+        if second:
+            years.add(int(second) if len(second) == 4 else int(first[:2] + second))
+    return years
+
+
+@dataclass
+class DateReading:
+    """The file's dates read with one order for the start and end (042, 052) and one for the rounds (132).
+
+    `reason` says why that order: "only" (no other order gives a tournament whose start is no later
+    than its rounds and whose end no earlier), "name" (the year in the tournament's name chose among
+    those that do), "ambiguous" (day first kept; `others` are the orders that would do as well)."""
+
+    header_order: str | None
+    round_order: str | None
+    dates: dict
+    reason: str = "only"
+    others: list[str] = field(default_factory=list)
+
+
+def _read(texts: dict, order: str | None) -> dict:
+    return {key: parse_date(text, two_digit_order=order or "dmy") for key, text in texts.items()}
+
+
+def _fits(header: dict, rounds: dict) -> bool:
+    start, end = header.get("042"), header.get("052")
+    if start and end and end < start:
+        return False
+    return all((not start or start <= day) and (not end or day <= end) for day in rounds.values())
+
+
+def _known(read: dict) -> dict:
+    return {key: date for key, (date, precision) in read.items() if precision == DAY}
+
+
+def read_file_dates(header: dict[str, str], rounds: dict[int, str], *, name: str = "") -> DateReading | tuple:
+    """Start, end and round dates with two-digit years, in the orders EVERY date of the file allows.
+
+    An order that leaves a two-digit date impossible, or puts a round before the start or after the end
+    (or the end before the start), is out. Among the rest, one whose dates all fall in the years of the
+    tournament's name wins; if several still differ, day first (year first where the file's four-digit
+    dates are) is kept and the reading says so. With no order left, the key ("042", "052" or the round)
+    of the date that does not fit, read day first, is returned in a one-element tuple."""
+    year_first = any(is_year_first(text) for text in [*header.values(), *rounds.values()])
+    preference = ["ymd", "ydm", "dmy", "mdy"] if year_first else ["dmy", "ymd", "ydm", "mdy"]
+    short = {key for key, text in [*header.items(), *rounds.items()] if has_two_digit_year(text)}
+    header_orders = preference if short & set(header) else [None]
+    round_orders = preference if short & set(rounds) else [None]
+    years = name_years(name)
+    candidates = []
+    for header_order in header_orders:
+        for round_order in round_orders:
+            read_header, read_rounds = _read(header, header_order), _read(rounds, round_order)
+            if any(read_header[key][1] != DAY for key in short & set(header)):
+                continue
+            if any(read_rounds[key][1] != DAY for key in short & set(rounds)):
+                continue
+            known_header, known_rounds = _known(read_header), _known(read_rounds)
+            if not _fits(known_header, known_rounds):
+                continue
+            named = not years or all(d.year in years for d in [*known_header.values(), *known_rounds.values()])
+            mixed = None not in (header_order, round_order) and header_order != round_order
+            rank = (not named, mixed, preference.index(header_order or round_order))
+            candidates.append((rank, header_order, round_order, {**known_header, **known_rounds}))
+    if not candidates:
+        return (_misfit(header, rounds, preference[0]),)
+    candidates.sort(key=lambda c: c[0])
+    best = candidates[0]
+    rivals = [c for c in candidates if c[3] != best[3]]
+    reading = DateReading(best[1], best[2], best[3])
+    if any(c[0][0] == best[0][0] for c in rivals):
+        reading.reason = "ambiguous"
+        for rival in rivals:
+            order = rival[1] if rival[1] not in (None, best[1]) else rival[2]
+            if rival[0][0] == best[0][0] and order not in reading.others:
+                reading.others.append(order)
+    elif rivals:
+        reading.reason = "name"
+    return reading
+
+
+def _misfit(header: dict, rounds: dict, order: str):
+    """The first date that does not fit when everything is read in `order`."""
+    read_header, read_rounds = _read(header, order), _read(rounds, order)
+    for key, (_, precision) in [*read_header.items(), *sorted(read_rounds.items())]:
+        if precision != DAY and has_two_digit_year({**header, **rounds}[key]):
+            return key
+    known_header, known_rounds = _known(read_header), _known(read_rounds)
+    start, end = known_header.get("042"), known_header.get("052")
+    if start and end and end < start:
+        return "052"
+    for key, day in sorted(known_rounds.items()):
+        if (start and day < start) or (end and day > end):
+            return key
+    return "052" if "052" in header else next(iter(header or rounds))

@@ -23,10 +23,11 @@ from tournaments.importers.base import (
     ParsedFile,
     ParsedPlayer,
     Place,
+    Text,
     at_round,
     refusal,
 )
-from tournaments.importers.dates import UNKNOWN, has_two_digit_year, is_year_first, parse_date, two_digit_order
+from tournaments.importers.dates import ORDER_NAMES, UNKNOWN, has_two_digit_year, parse_date, read_file_dates
 from tournaments.importers.naming import split_name, warn_guessed
 from tournaments.importers.pairing import Cell, build_games, check_unique_start_numbers, drop_bye_placeholders
 
@@ -91,7 +92,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
             setattr(parsed, HEADER_RECORDS[code], value)
             parsed.places[HEADER_RECORDS[code]] = place
         elif code in ("042", "052"):
-            header_dates[code] = (value, place)
+            header_dates[code] = (value, _at(place, 5, max(5, len(line.rstrip()))))
         elif code == "112":
             parsed.deputy_arbiters.append(value)
             parsed.places.setdefault("deputy_arbiters", place)
@@ -366,28 +367,42 @@ def _round_date_texts(line: str, place: Place, round_texts: dict) -> None:
 
 
 def read_dates(parsed: ParsedFile, header_dates: dict, round_texts: dict) -> None:
-    """Start, end (042, 052) and round dates (132), with two-digit years read in one order for the file.
+    """Start, end (042, 052) and round dates (132), two-digit years read in the order every date allows.
 
-    "10.09.13" is day first unless the file's other dates are written year first; the round dates
-    take the order that puts them inside the tournament's dates (Krause writes "11.25.02", YY.DD.MM).
-    What was read is told in the preview, as a wrong order would shift every date."""
-    texts = [text for text, _ in header_dates.values()] + [text for text, _ in round_texts.values()]
-    year_first = any(is_year_first(text) for text in texts)
-    short_header = [text for text, _ in header_dates.values() if has_two_digit_year(text)]
-    header_order = two_digit_order(short_header, year_first=year_first)
+    Krause files write "10.09.13" for 13 September 2010 and round dates "11.25.02" (YY.DD.MM); the
+    order is the one under which the start is no later than the rounds and the end no earlier, then the
+    one matching the year in the tournament's name, else day first; the preview says which and why.
+    When no order gives such a tournament, the file is refused at the date that does not fit."""
+    header = {code: text for code, (text, _) in header_dates.items()}
+    rounds = {rnd: text for rnd, (text, _) in round_texts.items()}
+    short = [text for text in [*header.values(), *rounds.values()] if has_two_digit_year(text)]
+    reading = read_file_dates(header, rounds, name=parsed.name) if short else None
+    if isinstance(reading, tuple):
+        key = reading[0]
+        text, place = header_dates[key] if key in header_dates else round_texts[key]
+        parsed.error(
+            gettext_noop(
+                "the date '%(text)s' does not fit: in no order of day, month and two-digit year do the "
+                "start (042), end (052) and round dates (132) give a tournament that starts no later than "
+                "its rounds and ends no earlier"
+            ),
+            place,
+            "bad_date",
+            text=text,
+        )
+        return
+    header_order = reading.header_order if reading else None
+    round_order = reading.round_order if reading else None
     for code, (text, place) in header_dates.items():
-        date, precision = parse_date(text, two_digit_order=header_order)
+        date, precision = parse_date(text, two_digit_order=header_order or "dmy")
         if text and precision != "day":
             parsed.warn(gettext_noop("the date '%(text)s' cannot be read"), place, "bad_date", text=text)
         if code == "042":
             parsed.start_date = date
         else:
             parsed.end_date = date
-    within = (parsed.start_date, parsed.end_date or parsed.start_date) if parsed.start_date else None
-    short_rounds = [text for text, _ in round_texts.values() if has_two_digit_year(text)]
-    round_order = two_digit_order(short_rounds, year_first=year_first, within=within)
     for rnd, (text, place) in sorted(round_texts.items()):
-        date, precision = parse_date(text, two_digit_order=round_order)
+        date, precision = parse_date(text, two_digit_order=round_order or "dmy")
         if precision != "day":
             parsed.warn(
                 gettext_noop("round %(round)s: the date '%(text)s' cannot be read"),
@@ -398,17 +413,54 @@ def read_dates(parsed: ParsedFile, header_dates: dict, round_texts: dict) -> Non
             )
             continue
         parsed.round_dates[rnd] = date
-    if short_header or short_rounds:
-        header = {"042": parsed.start_date, "052": parsed.end_date}
-        read = [f"{text} = {header[code]}" for code, (text, _) in header_dates.items() if header[code]]
-        read += [f"{text} = {parsed.round_dates[r]}" for r, (text, _) in round_texts.items() if r in parsed.round_dates]
-        parsed.note(
-            gettext_noop(
-                "The dates were read as: %(dates)s. Two-digit years can be read in more than one order: "
-                "check them before confirming."
-            ),
-            dates="; ".join(read),
+    if reading:
+        _say_date_order(parsed, reading, header_dates, round_texts)
+
+
+DATE_ORDER_NOTES = {
+    "only": gettext_noop(
+        "Dates read as %(order)s (%(example)s): no other order gives a tournament that starts no later than "
+        "its rounds and ends no earlier. All dates: %(dates)s."
+    ),
+    "name": gettext_noop(
+        "Dates read as %(order)s (%(example)s): of the orders that give a possible tournament, the one that "
+        "agrees with the year in its name. All dates: %(dates)s."
+    ),
+    "ambiguous": gettext_noop(
+        "Dates read as %(order)s (%(example)s), day first as usual, though %(others)s would give a possible "
+        "tournament too: check the dates before confirming. All dates: %(dates)s."
+    ),
+}
+
+
+def _say_date_order(parsed: ParsedFile, reading, header_dates: dict, round_texts: dict) -> None:
+    """The preview's note: the order used for the two-digit years (one for the start and end, one for the
+    round dates where they differ), an example, why, and every date as read."""
+    header = {"042": parsed.start_date, "052": parsed.end_date}
+    read = [(text, header[code]) for code, (text, _) in header_dates.items() if header[code]]
+    read += [(text, parsed.round_dates[r]) for r, (text, _) in sorted(round_texts.items()) if r in parsed.round_dates]
+    short = [(text, date) for text, date in read if has_two_digit_year(text)]
+    orders = [o for o in dict.fromkeys([reading.header_order, reading.round_order]) if o]
+    order = (
+        Text.of(ORDER_NAMES[orders[0]])
+        if len(orders) == 1
+        else Text.of(
+            gettext_noop("%(header)s (start and end), %(rounds)s (rounds)"),
+            header=Text.of(ORDER_NAMES[orders[0]]),
+            rounds=Text.of(ORDER_NAMES[orders[1]]),
         )
+    )
+    params = {
+        "order": order,
+        "example": "; ".join(f"{text} = {date.isoformat()}" for text, date in short[:1]),
+        "dates": "; ".join(f"{text} = {date.isoformat()}" for text, date in read),
+    }
+    if reading.reason == "ambiguous":
+        others = Text.of(ORDER_NAMES[reading.others[-1]])
+        for other in reversed(reading.others[:-1]):
+            others = Text.of(gettext_noop("%(first)s or %(rest)s"), first=Text.of(ORDER_NAMES[other]), rest=others)
+        params["others"] = others
+    parsed.note(DATE_ORDER_NOTES[reading.reason], **params)
 
 
 def _bye_record(parsed: ParsedFile, line: str, place: Place, byes) -> None:

@@ -13,7 +13,7 @@ from players.models import Player
 from tests.tournaments.files import earned, example, trf, trf_player, xlsx
 from tournaments import services
 from tournaments.importers.base import ResultFileError
-from tournaments.importers.dates import parse_date, two_digit_order
+from tournaments.importers.dates import parse_date
 from tournaments.importers.registry import read_result_file, sniff
 from tournaments.models import Tournament, Upload
 
@@ -121,17 +121,6 @@ def test_it_reads_lichess_trf_dates():
     parsed = read_result_file("lichess.trf", trf(lines, header=["012 Arena", "042 May 29, 2020", "052 May 30, 2020"]))
     assert (parsed.start_date, parsed.end_date) == (datetime.date(2020, 5, 29), datetime.date(2020, 5, 30))
     assert "bad_date" not in codes(parsed)
-
-
-def test_it_chooses_the_two_digit_order_from_the_files_dates():
-    # Day first by default; year first when the file's other dates are written so.
-    assert two_digit_order(["10.09.13"], year_first=False) == "dmy"
-    assert two_digit_order(["10.09.13"], year_first=True) == "ymd"
-    # An order that makes a date impossible is passed over: 25 is no month.
-    assert two_digit_order(["11.25.02"], year_first=False) == "ydm"
-    # Inside the tournament's own dates wins over the default order.
-    within = (datetime.date(2013, 9, 10), datetime.date(2013, 9, 12))
-    assert two_digit_order(["13.09.10", "13.09.12"], year_first=False, within=within) == "ymd"
 
 
 def test_it_reads_trf_two_digit_dates_day_first_and_shows_them():
