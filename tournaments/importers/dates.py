@@ -100,6 +100,9 @@ ORDER_NAMES = {
     "ydm": gettext_noop("year.day.month"),
     "mdy": gettext_noop("month.day.year"),
 }
+# A tournament over a year long (first to last date) is the less likely reading: a season runs September
+# to May, a two-digit order read wrong stretches the dates over years.
+LONGEST_DAYS = 366
 _NAME_YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)(?:\s*[/-]\s*(\d\d(?:\d\d)?))?(?!\d)")
 
 
@@ -119,7 +122,8 @@ class DateReading:
 
     `reason` says why that order: "only" (no other order gives a tournament whose start is no later
     than its rounds and whose end no earlier), "name" (the year in the tournament's name chose among
-    those that do), "ambiguous" (day first kept; `others` are the orders that would do as well)."""
+    those that do), "span" (the only one of them in which the tournament lasts a year at most),
+    "ambiguous" (day first kept; `others` are the orders that would do as well)."""
 
     header_order: str | None
     round_order: str | None
@@ -148,9 +152,10 @@ def read_file_dates(header: dict[str, str], rounds: dict[int, str], *, name: str
 
     An order that leaves a two-digit date impossible, or puts a round before the start or after the end
     (or the end before the start), is out. Among the rest, one whose dates all fall in the years of the
-    tournament's name wins; if several still differ, day first (year first where the file's four-digit
-    dates are) is kept and the reading says so. With no order left, the key ("042", "052" or the round)
-    of the date that does not fit, read day first, is returned in a one-element tuple."""
+    tournament's name wins, then one in which it lasts a year at most; if several still differ, day
+    first (year first where the file's four-digit dates are) is kept and the reading says so. With no
+    order left, the key ("042", "052" or the round) of the date that does not fit is
+    returned in a one-element tuple."""
     year_first = any(is_year_first(text) for text in [*header.values(), *rounds.values()])
     preference = ["ymd", "ydm", "dmy", "mdy"] if year_first else ["dmy", "ymd", "ydm", "mdy"]
     short = {key for key, text in [*header.items(), *rounds.items()] if has_two_digit_year(text)}
@@ -168,30 +173,40 @@ def read_file_dates(header: dict[str, str], rounds: dict[int, str], *, name: str
             known_header, known_rounds = _known(read_header), _known(read_rounds)
             if not _fits(known_header, known_rounds):
                 continue
-            named = not years or all(d.year in years for d in [*known_header.values(), *known_rounds.values()])
+            every = [*known_header.values(), *known_rounds.values()]
+            named = not years or all(d.year in years for d in every)
+            long = bool(every) and (max(every) - min(every)).days > LONGEST_DAYS
             mixed = None not in (header_order, round_order) and header_order != round_order
-            rank = (not named, mixed, preference.index(header_order or round_order))
+            rank = (not named, long, mixed, preference.index(header_order or round_order))
             candidates.append((rank, header_order, round_order, {**known_header, **known_rounds}))
     if not candidates:
-        return (_misfit(header, rounds, preference[0]),)
+        return (_misfit(header, rounds, preference),)
     candidates.sort(key=lambda c: c[0])
     best = candidates[0]
     rivals = [c for c in candidates if c[3] != best[3]]
     reading = DateReading(best[1], best[2], best[3])
-    if any(c[0][0] == best[0][0] for c in rivals):
+    if any(c[0][:2] == best[0][:2] for c in rivals):
         reading.reason = "ambiguous"
         for rival in rivals:
             order = rival[1] if rival[1] not in (None, best[1]) else rival[2]
-            if rival[0][0] == best[0][0] and order not in reading.others:
+            if rival[0][:2] == best[0][:2] and order not in reading.others:
                 reading.others.append(order)
+    elif any(c[0][0] == best[0][0] for c in rivals):
+        reading.reason = "span"
     elif rivals:
         reading.reason = "name"
     return reading
 
 
-def _misfit(header: dict, rounds: dict, order: str):
-    """The first date that does not fit when everything is read in `order`."""
-    read_header, read_rounds = _read(header, order), _read(rounds, order)
+def _misfit(header: dict, rounds: dict, preference: list[str]):
+    """The first date that does not fit, each group read in the first order that makes all its dates real."""
+
+    def order_for(texts: dict) -> str:
+        short = [text for text in texts.values() if has_two_digit_year(text)]
+        readable = [o for o in preference if all(parse_date(t, two_digit_order=o)[1] == DAY for t in short)]
+        return (readable or preference)[0]
+
+    read_header, read_rounds = _read(header, order_for(header)), _read(rounds, order_for(rounds))
     for key, (_, precision) in [*read_header.items(), *sorted(read_rounds.items())]:
         if precision != DAY and has_two_digit_year({**header, **rounds}[key]):
             return key

@@ -371,8 +371,9 @@ def read_dates(parsed: ParsedFile, header_dates: dict, round_texts: dict) -> Non
 
     Krause files write "10.09.13" for 13 September 2010 and round dates "11.25.02" (YY.DD.MM); the
     order is the one under which the start is no later than the rounds and the end no earlier, then the
-    one matching the year in the tournament's name, else day first; the preview says which and why.
-    When no order gives such a tournament, the file is refused at the date that does not fit."""
+    one matching the year in the tournament's name, then one lasting a year at most, else day first;
+    the preview says which and why. When no order gives such a tournament, the file is refused at the
+    date that does not fit."""
     header = {code: text for code, (text, _) in header_dates.items()}
     rounds = {rnd: text for rnd, (text, _) in round_texts.items()}
     short = [text for text in [*header.values(), *rounds.values()] if has_two_digit_year(text)]
@@ -425,6 +426,10 @@ DATE_ORDER_NOTES = {
     "name": gettext_noop(
         "Dates read as %(order)s (%(example)s): of the orders that give a possible tournament, the one that "
         "agrees with the year in its name. All dates: %(dates)s."
+    ),
+    "span": gettext_noop(
+        "Dates read as %(order)s (%(example)s): of the orders that give a possible tournament, the only one "
+        "in which it lasts a year at most. All dates: %(dates)s."
     ),
     "ambiguous": gettext_noop(
         "Dates read as %(order)s (%(example)s), day first as usual, though %(others)s would give a possible "
