@@ -136,11 +136,18 @@ def _read(texts: dict, order: str | None) -> dict:
     return {key: parse_date(text, two_digit_order=order or "dmy") for key, text in texts.items()}
 
 
+# A round dated a little outside the tournament's own dates (a typo, a round played early) is not a
+# reason to refuse a file: the reading kept the fortnight either side it has always allowed.
+ROUND_SLACK = datetime.timedelta(days=14)
+
+
 def _fits(header: dict, rounds: dict) -> bool:
     start, end = header.get("042"), header.get("052")
     if start and end and end < start:
         return False
-    return all((not start or start <= day) and (not end or day <= end) for day in rounds.values())
+    return all(
+        (not start or start - ROUND_SLACK <= day) and (not end or day <= end + ROUND_SLACK) for day in rounds.values()
+    )
 
 
 def _known(read: dict) -> dict:
@@ -215,6 +222,6 @@ def _misfit(header: dict, rounds: dict, preference: list[str]):
     if start and end and end < start:
         return "052"
     for key, day in sorted(known_rounds.items()):
-        if (start and day < start) or (end and day > end):
+        if (start and day < start - ROUND_SLACK) or (end and day > end + ROUND_SLACK):
             return key
     return "052" if "052" in header else next(iter(header or rounds))

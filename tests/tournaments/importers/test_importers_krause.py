@@ -109,9 +109,16 @@ def test_it_refuses_dates_that_fit_no_order_naming_line_and_column():
     parsed = read_result_file("bad.tab", krause("Cup", "25.12.13", "24.12.13"))
     assert str(parsed.errors[0]).startswith("bad.tab, line 3, column 5-12: the date '24.12.13' does not fit")
     assert parsed.start_date is None and parsed.end_date is None
-    # A round date outside the tournament in every order: refused at its own columns.
-    parsed = read_result_file("bad.tab", krause("Cup", "2011/02/25", "2011/02/27", ["11.25.02", "11.28.02"]))
-    assert str(parsed.errors[0]).startswith("bad.tab, line 4, column 102-109: the date '11.28.02' does not fit")
+    # A round date over a fortnight outside the tournament in every order: refused at its own columns.
+    parsed = read_result_file("bad.tab", krause("Cup", "2011/02/25", "2011/02/27", ["11.25.02", "11.20.03"]))
+    assert str(parsed.errors[0]).startswith("bad.tab, line 4, column 102-109: the date '11.20.03' does not fit")
+
+
+def test_it_allows_a_round_a_little_outside_the_tournaments_dates_as_before():
+    # 28 February, a day after the end: within the fortnight either side the reading always allowed.
+    parsed = read_result_file("cup.tab", krause("Cup", "2011/02/25", "2011/02/27", ["11.25.02", "11.28.02"]))
+    assert not parsed.errors
+    assert parsed.round_dates == {1: datetime.date(2011, 2, 25), 2: datetime.date(2011, 2, 28)}
 
 
 # --- The real example --------------------------------------------------------------------------
