@@ -6,8 +6,9 @@
 A round cell is "opponent:result": W D L for played games, + - for forfeits, and opponent 0 for
 byes ("0:=" half point, "0:+" or "0:W" full point, "0:-" none); "  : " is a round not played.
 The export keeps no colours: the lower start number is taken as white, and the preview says so.
-Which columns stand there (Loc Id, Intl Id, ratings, club) is the arbiter's choice in Swiss
-Perfect, so columns are found by their headers.
+Which columns stand there is the arbiter's choice in Swiss Perfect, so columns are found by their
+headers; Swiss Perfect's own are Feder, Intl Id, Loc Id, Rtg (FIDE rating), Loc (local rating),
+Title and Total. The export carries no birth dates, sex or club: the native files do.
 """
 
 from __future__ import annotations
@@ -32,11 +33,18 @@ COLUMNS = {
     "points": r"total|pts|points|score",
     "national_id": r"loc id|local id",
     "fide_id": r"intl id|fide id",
-    "rating": r"rating intl|intl rating|rtg intl|rating",
-    "national_rating": r"rating local|local rating|rtg local",
+    "rating": r"rating intl|intl rating|rtg intl|rating|rtg",
+    "national_rating": r"rating local|local rating|rtg local|loc|loc rtg",
     "club": r"club",
-    "country": r"fed|federation",
+    "country": r"fed|feder|federation",
+    "title": r"title",
 }
+TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}
+
+
+def column_of(header: str) -> str | None:
+    """Which player field a column header names (None for the others)."""
+    return next((key for key, pattern in COLUMNS.items() if re.fullmatch(pattern, header.strip().lower())), None)
 
 
 def looks_like_export(text: str) -> bool:
@@ -56,10 +64,9 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         if header.isdigit():
             rounds[int(header)] = index
             continue
-        for key, pattern in COLUMNS.items():
-            if key not in columns and re.fullmatch(pattern, header):
-                columns[key] = index
-                break
+        key = column_of(header)
+        if key is not None and key not in columns:
+            columns[key] = index
     if "start" not in columns or "name" not in columns or not rounds:
         raise refusal(
             gettext_noop("the first line must name the columns No, Name and the rounds 1, 2, …"),
@@ -101,7 +108,8 @@ def _player(parsed: ParsedFile, values, columns, rounds, place: Place, cells) ->
         parsed.error(gettext_noop("the start number '%(text)s' is not a number"), place, "bad_number", text=start_text)
         return
     start = int(start_text)
-    family, _, given = _value(values, columns["name"]).partition(",")
+    # Runs of spaces inside a name ("Keogh   N M") are one space.
+    family, _, given = " ".join(_value(values, columns["name"]).split()).partition(",")
     points = None
     points_text = _value(values, columns.get("points")).replace("½", ".5").replace(",", ".")
     if points_text:
@@ -124,6 +132,7 @@ def _player(parsed: ParsedFile, values, columns, rounds, place: Place, cells) ->
         national_rating=number("national_rating"),
         club=_value(values, columns.get("club")),
         country=_value(values, columns.get("country")).upper()[:3],
+        title=title if (title := _value(values, columns.get("title")).upper()) in TITLES else "",
         points=points,
         place=place,
     )

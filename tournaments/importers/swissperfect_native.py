@@ -1,7 +1,10 @@
 """Swiss Perfect 98's own files, zipped together: players (.trn), games (.sco), settings (.ini).
 
 The .trn and .sco are dBase III tables. Players: ID (what the games refer to), START_NO,
-SURNAME, FIRSTNAME, FEDER, CLUB, INTL_RTG, LOC_RTG, INTL_ID, LOC_ID, TITLE, SEX, WITHDRAWAL.
+SURNAME, FIRSTNAME, FEDER, CLUB, INTL_RTG (FIDE rating), LOC_RTG, INTL_ID (FIDE id), LOC_ID, TITLE
+(1-6: GM WGM IM WIM FM WFM, 0 none), SEX (1 male, 2 female, 0 not given), BIRTH_DATE (YYYYMMDD),
+WITHDRAWAL. Names keep Swiss Perfect's runs of spaces ("Keogh               N M"): one space is
+kept. Some arbiters typed the birth date into INTL_ID ("16-02-1944"): only a number there is a FIDE id.
 Games: ROUND, WHITE, BLACK (player IDs; BLACK 0 is a bye), W_SCORE and B_SCORE in half points,
 W_TYPE and B_TYPE (1 played; 0 not played over the board, the scores say who won by default;
 35 white won by forfeit, 34 black did, 36 both lost by forfeit). Records
@@ -35,10 +38,13 @@ from tournaments.importers.base import (
     at_round,
     refusal,
 )
+from tournaments.importers.dates import UNKNOWN, parse_date
 from tournaments.importers.pairing import check_unique_start_numbers
 
 MAX_MEMBER = 20 * 1024 * 1024  # a zip bomb is refused before it is unpacked
 FORFEITS = {"35": WHITE_WINS, "34": BLACK_WINS, "36": NO_RESULT}
+SEXES = {"1": "M", "2": "F"}
+TITLES = {"1": "GM", "2": "WGM", "3": "IM", "4": "WIM", "5": "FM", "6": "WFM"}
 
 
 def _members(data: bytes) -> dict[str, zipfile.ZipInfo] | None:
@@ -138,21 +144,9 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         start = row.get("START_NO", "")
         if not start.isdigit():
             continue
-        place = Place(file_name, row=row_number, detail=members["trn"].filename)
-        player = ParsedPlayer(
-            start_number=int(start),
-            family_name=row.get("SURNAME", ""),
-            given_names=row.get("FIRSTNAME", ""),
-            fide_id=int(row["INTL_ID"]) if row.get("INTL_ID", "").isdigit() else None,
-            national_id=row.get("LOC_ID") or None,
-            rating=int(row["INTL_RTG"]) if row.get("INTL_RTG", "").isdigit() and int(row["INTL_RTG"]) else None,
-            national_rating=int(row["LOC_RTG"]) if row.get("LOC_RTG", "").isdigit() and int(row["LOC_RTG"]) else None,
-            country=row.get("FEDER", "").upper()[:3],
-            club=row.get("CLUB", ""),
-            place=place,
-        )
+        player = _player(parsed, row, Place(file_name, row=row_number, detail=members["trn"].filename))
         if not player.family_name:
-            parsed.error(gettext_noop("the name is empty"), place, "no_name")
+            parsed.error(gettext_noop("the name is empty"), player.place, "no_name")
         parsed.players.append(player)
         by_id[row.get("ID")] = player.start_number
         if row.get("WITHDRAWAL", "").strip("0 "):
@@ -170,6 +164,38 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         )
     )
     return parsed
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def _player(parsed: ParsedFile, row: dict[str, str], place: Place) -> ParsedPlayer:
+    birth_text = row.get("BIRTH_DATE", "")
+    birth, precision = parse_date(birth_text)
+    if birth_text.strip("0 ") and precision == UNKNOWN:
+        parsed.warn(
+            gettext_noop("the birth date '%(text)s' cannot be read"),
+            Place(place.file, row=place.row, column="BIRTH_DATE", detail=place.detail),
+            "bad_date",
+            text=birth_text,
+        )
+    return ParsedPlayer(
+        start_number=int(row["START_NO"]),
+        family_name=" ".join(row.get("SURNAME", "").split()),
+        given_names=" ".join(row.get("FIRSTNAME", "").split()),
+        fide_id=_number(row.get("INTL_ID", "")),
+        national_id=row.get("LOC_ID") or None,
+        rating=_number(row.get("INTL_RTG", "")),
+        national_rating=_number(row.get("LOC_RTG", "")),
+        country=row.get("FEDER", "").upper()[:3],
+        club=" ".join(row.get("CLUB", "").split()),
+        birth_date=birth,
+        birth_precision=precision,
+        sex=SEXES.get(row.get("SEX", ""), ""),
+        title=TITLES.get(row.get("TITLE", ""), ""),
+        place=place,
+    )
 
 
 def _settings(parsed: ParsedFile, text: str) -> None:
