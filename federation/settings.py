@@ -80,14 +80,14 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    # Before staticfiles: its `runserver` (federation/management/commands) extends staticfiles' own
-    # and the first app's command wins.
     "federation",
+    # Before staticfiles: its `runserver` (toolkit/management/commands) extends staticfiles' own
+    # and the first app's command wins.
+    "toolkit",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_tables2",
     "django_filters",
-    "toolkit",
     "accounts",
     "players",
     "tournaments",
@@ -229,7 +229,7 @@ if CELERY_BROKER_URL is None:
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 # Without a broker no `celery beat` runs: `manage.py runserver` runs the periodic jobs of
-# federation/celery.py itself (federation/management/scheduler.py). With a broker, `make beat` does.
+# federation/celery.py itself (toolkit/scheduler.py). With a broker, `make beat` does.
 DEV_SCHEDULER = env_bool("DEV_SCHEDULER", default=CELERY_TASK_ALWAYS_EAGER and not PRODUCTION)
 if DEV_SCHEDULER and (PRODUCTION or not CELERY_TASK_ALWAYS_EAGER):
     # The jobs would run in the web process beside beat's: twice, and on the web's time.

@@ -1,5 +1,5 @@
 """Time runs in development too: without a broker, `manage.py runserver` runs the periodic jobs of
-federation/celery.py itself (federation/management/scheduler.py), on Celery beat's own scheduler
+federation/celery.py itself (toolkit/scheduler.py), on Celery beat's own scheduler
 driven here by a fake clock; never under tests, with a broker, in production, or switched off."""
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.core.management import get_commands
 from django.utils import timezone
 
 from federation.celery import app
-from federation.management import scheduler
-from federation.management.commands.runserver import Command as Runserver
-from federation.management.scheduler import EagerScheduler, SchedulerThread
+from toolkit import scheduler
+from toolkit.management.commands.runserver import Command as Runserver
+from toolkit.scheduler import EagerScheduler, SchedulerThread
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERY_MINUTE = {"sweep-rating-requests", "sweep-mobile-games", "sweep-mobile-outbox", "sweep-computer-moves"}
@@ -159,7 +159,7 @@ def test_it_keeps_ticking_after_a_tick_fails(caplog):
 
 def test_it_is_off_under_tests_and_starts_nothing_on_runserver():
     assert settings.DEV_SCHEDULER is False
-    assert get_commands()["runserver"] == "federation"  # ours, not staticfiles' (which it extends)
+    assert get_commands()["runserver"] == "toolkit"  # ours, not staticfiles' (which it extends)
     assert scheduler.scheduler_start() is None
     bound(Runserver(stdout=StringIO()))
     assert not [t for t in threading.enumerate() if t.name == "periodic scheduler"]

@@ -1,9 +1,9 @@
 """`manage.py runserver` (static files served as by django.contrib.staticfiles' own) that also runs
-the periodic jobs when there is no `celery beat` (federation/management/scheduler.py)."""
+the periodic jobs when there is no `celery beat` (toolkit/scheduler.py)."""
 
 from django.contrib.staticfiles.management.commands.runserver import Command as StaticRunserver
 
-from federation.management.scheduler import scheduler_start
+from toolkit.scheduler import scheduler_start
 
 
 class Command(StaticRunserver):

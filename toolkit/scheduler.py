@@ -2,7 +2,8 @@
 
 Without a broker every task runs eagerly and no `celery beat` runs, so nothing on a timer would
 ever happen (no reminder, no time claim, no concession, no outbox retry). Here the schedule is
-read from the one place (`app.conf.beat_schedule`, federation/celery.py) by Celery's
+read from the one place (`app.conf.beat_schedule` of the project's Celery app, federation/celery.py,
+the current app once Django has started) by Celery's
 `celery.beat.Scheduler`, the class `celery beat` itself extends: its crontab arithmetic and its
 heap decide what is due, exactly as in production. Only the sending is replaced: instead of
 publishing to a broker, a due job is run here with the task's eager `apply()`, in a thread of its
@@ -18,12 +19,10 @@ import logging
 import threading
 from collections.abc import Callable
 
-from celery import Celery
+from celery import Celery, current_app
 from celery.beat import ScheduleEntry, Scheduler
 from django.conf import settings
 from django.db import connections
-
-from federation.celery import app as celery_app
 
 logger = logging.getLogger("federation.scheduler")
 
@@ -120,7 +119,7 @@ def scheduler_start(*, max_interval: float = MAX_INTERVAL) -> SchedulerThread | 
         return None
     with _lock:
         if _started is None:
-            _started = SchedulerThread(EagerScheduler(celery_app, max_interval=max_interval))
+            _started = SchedulerThread(EagerScheduler(current_app._get_current_object(), max_interval=max_interval))
             _started.start()
             names = ", ".join(sorted(_started.scheduler.schedule))
             logger.info("Periodic jobs run in this process (DEV_SCHEDULER): %s", names)
