@@ -29,7 +29,7 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
-from toolkit import pagecache
+from toolkit import pagecache, queueing
 from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)
@@ -390,7 +390,7 @@ def _out_row(game, player, channel, address, kind, data, at, party="", *, text: 
 
 def _deliver_later(ids: list[int]) -> None:
     try:
-        queue.task(queue.DELIVER).delay(ids)
+        queueing.task(queue.DELIVER).delay(ids)
     except Exception:  # the broker is down: the rows stay pending and the outbox sweep sends them
         logger.warning("outbound %s could not be queued; the outbox sweep will send them", ids, exc_info=True)
 

@@ -21,7 +21,6 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from players.models import Player
-from ratings import enqueue
 from ratings.engines import gcr
 from ratings.forked import ChildFailed
 from ratings.models import (
@@ -36,7 +35,7 @@ from ratings.models import (
 from ratings.replay import Key, Summary, penalty_key, replay_from, since_key
 from ratings.timeline import sources
 from ratings.timeline.keys import local_date
-from toolkit import pagecache
+from toolkit import pagecache, queueing
 from toolkit.bulk import copy_stream
 
 logger = logging.getLogger(__name__)
@@ -310,7 +309,7 @@ def publish_requests() -> bool:
     # Marked first: with eager tasks (development) the run happens inside apply_async and closes them.
     RatingRequest.objects.filter(pk__in=due, state=RatingRequest.State.PENDING).update(published_at=now)
     try:
-        enqueue.send(
+        queueing.send(
             "ratings.tasks.run_rating_requests", retry=True, retry_policy={"max_retries": 1, "interval_start": 0.2}
         )
     except Exception:  # the broker is down (or an eager run failed, and recorded it): never the user's 500

@@ -1,7 +1,7 @@
 """Thin Celery tasks of the tournaments app: ids in, one service call, their own retries.
 
 An entry point: it imports the services; the services queue these tasks by name
-(`tournaments.enqueue`) and never import this module."""
+(`toolkit.queueing`) and never import this module."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from play import queue
 from play.computer import calibrate
 from play.computer.services import engine_here
 from play.models import CalibrationGame, ComputerLevel
+from toolkit import queueing
 
 
 def calibration_queue(*, levels: list[ComputerLevel], games: int, max_plies: int) -> uuid.UUID:
@@ -36,7 +37,7 @@ def calibration_queue(*, levels: list[ComputerLevel], games: int, max_plies: int
 
 
 def _queue(ids: list[int]) -> None:
-    task = queue.task(queue.CALIBRATION_GAME)
+    task = queueing.task(queue.CALIBRATION_GAME)
     for game_id in ids:
         task.delay(game_id)
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from play import queue, state
 from play.models import ComputerLevel, MobileGame
 from players.models import Player
+from toolkit import queueing
 
 logger = logging.getLogger("play.computer.services")  # where these lines logged before turn.py
 
@@ -49,7 +50,7 @@ def move_queue(game: MobileGame) -> None:
 
 def _queue(game_id: int, ply: int, think: int) -> None:
     try:
-        queue.task(queue.ENGINE_MOVE).apply_async((game_id, ply), countdown=think)
+        queueing.task(queue.ENGINE_MOVE).apply_async((game_id, ply), countdown=think)
     except Exception:  # the broker is down: logged for staff; the game's clock runs on
         logger.exception("the computer's move in game %s at ply %s could not be queued", game_id, ply)
 

@@ -21,7 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tournaments import enqueue, services
+from toolkit import queueing
+from tournaments import services
 from tournaments.importers.base import ERROR, Place, Problem
 from tournaments.importers.registry import sniff
 from tournaments.models import Upload
@@ -73,7 +74,7 @@ def _publish_parse(upload_id: int) -> None:
     """Send the reading to a worker; with the broker down, read it here rather than answer a 500 or
     leave the upload "being read" for ever (the arbiter waits as long as the reading takes)."""
     try:
-        enqueue.send(
+        queueing.send(
             "tournaments.tasks.parse_upload",
             (upload_id,),
             retry=True,

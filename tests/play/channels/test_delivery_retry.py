@@ -198,7 +198,8 @@ def test_it_queues_by_the_names_the_tasks_are_registered_under():
     """play/queue.py names the tasks the services queue; each is the task of that name (and runs
     eagerly under the default settings, since its own delay/apply_async is used)."""
     from play import queue
+    from toolkit import queueing
 
     for name in (queue.DELIVER, queue.ENGINE_MOVE, queue.CALIBRATION_GAME):
-        assert queue.task(name).name == name
-    assert queue.task(queue.DELIVER) is tasks.deliver._get_current_object()
+        assert queueing.task(name).name == name
+    assert queueing.task(queue.DELIVER) is tasks.deliver._get_current_object()
