@@ -97,6 +97,8 @@ INSTALLED_APPS = [
     "ninja",
     "api",
     "guides",
+    # Health, metrics, backups and the scheduler lock: the top layer, it reads every app.
+    "operations",
 ]
 
 MIDDLEWARE = [

@@ -29,6 +29,8 @@ urlpatterns = [
     path("staff/", include("tournaments.corrections.urls")),
     path("help/", include("guides.urls")),
     path("admin/", admin.site.urls),
+    # /health/ and /metrics (operations/urls.py).
+    path("", include("operations.urls")),
 ]
 
 # Error pages in the site's layout and language (templates/400.html and the others); the 500

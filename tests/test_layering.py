@@ -27,6 +27,7 @@ ALLOWED = {
     "tournaments": {"toolkit", "accounts", "players", "ratings"},
     "play": {"toolkit", "accounts", "players", "ratings"},
     "api": {"toolkit", "accounts", "players", "ratings", "tournaments"},
+    "operations": {"toolkit", "accounts", "players", "ratings", "tournaments", "play"},
 }
 APPS = set(ALLOWED)
 # The project package holds settings and wiring only: these modules (and packages), nothing else.
