@@ -175,8 +175,9 @@ def player(request, response: HttpResponse, federation_id: int):
                 "provisional": item["rating"].provisional,
                 "games": item["rating"].games,
                 "last_played": item["rating"].last_played,
-                "until_established": {"games": item["left"][0], "tournaments": item["left"][1]}
-                if item["left"]
+                # Counts, the same in every language (the page shows them in words).
+                "until_established": {"games": item["left_counts"][0], "tournaments": item["left_counts"][1]}
+                if item["left_counts"]
                 else None,
             }
             for item in data["ratings"]

@@ -59,12 +59,13 @@ class RatingList(Schema):
 
 
 class UntilEstablished(Schema):
-    """Served as the API has served it since ratings.selectors.provisional_left() returned words: the
-    phrase's first and second characters ("1", "1" of "10 more games and 1 more tournament …"),
-    not the counts. A defect kept as it is by the move to ninja (no behaviour changes there)."""
+    """What a provisional rating still needs to be established (0 where nothing of that kind is left).
 
-    games: str
-    tournaments: str
+    Until 2026-11 this answered the first two characters of the phrase the page shows, in the
+    visitor's language ("1", "1" of "10 more games and 1 more tournament"); now the counts."""
+
+    games: int = Field(description="More games to play before the rating is established")
+    tournaments: int = Field(description="More tournaments to play (ORR only; 0 for PlayChess)")
 
 
 class PlayerRating(Schema):

@@ -209,8 +209,17 @@ def player_page(*, player) -> dict:
     for value, label in System.choices:
         rating = current.get(value)
         chart = rating_chart(events[value]) if value != System.GCR else None
-        left = provisional_left(rating, value)
-        ratings.append({"system": value, "label": label, "rating": rating, "left": left, "chart": chart})
+        counts = provisional_counts(rating, value)
+        ratings.append(
+            {
+                "system": value,
+                "label": label,
+                "rating": rating,
+                "left": provisional_left(counts),
+                "left_counts": counts,
+                "chart": chart,
+            }
+        )
     return {
         "ratings": ratings,
         "tournaments": history_rows(changes=changes, imports=imports),
@@ -219,26 +228,32 @@ def player_page(*, player) -> dict:
     }
 
 
-def provisional_left(rating, system: str) -> str:
-    """What is left until a provisional rating is established, in words ("4 more games and 1 more
-    tournament"), or "" when nothing is left to say."""
-    from django.utils.translation import gettext as _
-    from django.utils.translation import ngettext
-
+def provisional_counts(rating, system: str) -> tuple[int, int] | None:
+    """What a provisional rating still needs to be established: (games, tournaments), or None when
+    the rating is established or its system has no such count (Mchess, GCR)."""
     from ratings.engines.orr import ESTABLISHED_GAMES, ESTABLISHED_TOURNAMENTS
     from ratings.engines.playchess import ESTABLISHED_GAMES as PLAYCHESS_GAMES
     from ratings.models import System
 
     if rating is None or not rating.provisional:
-        return ""
-    tournaments = 0
+        return None
     if system == System.ORR:
         games = max(0, ESTABLISHED_GAMES - len(rating.state.get("stored", [])))
-        tournaments = max(0, ESTABLISHED_TOURNAMENTS - rating.tournaments)
-    elif system == System.PLAYCHESS:
-        games = max(0, PLAYCHESS_GAMES - rating.games)
-    else:
+        return games, max(0, ESTABLISHED_TOURNAMENTS - rating.tournaments)
+    if system == System.PLAYCHESS:
+        return max(0, PLAYCHESS_GAMES - rating.games), 0
+    return None
+
+
+def provisional_left(counts: tuple[int, int] | None) -> str:
+    """The counts of provisional_counts() in words ("4 more games and 1 more tournament until
+    established"), or "" when nothing is left to say."""
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    if not counts:
         return ""
+    games, tournaments = counts
     parts = []
     if games:
         parts.append(ngettext("%(n)s more game", "%(n)s more games", games) % {"n": games})

@@ -8,12 +8,14 @@ The file keeps each distinct body once (`bodies`, by a digest of its normalised 
 answer names its body; `RECORD_API_GOLDEN=1` writes it again from the code as it is (review the diff).
 """
 
+import datetime
 import hashlib
 import json
 import os
 from pathlib import Path
 
 import pytest
+import time_machine
 
 from tests.api.golden_requests import Normaliser, ask, provisional, record, requests
 from tests.sitewide.federation import build_federation
@@ -21,11 +23,15 @@ from tests.sitewide.federation import build_federation
 pytestmark = pytest.mark.django_db
 
 GOLDEN = Path(__file__).parent / "golden" / "answers.json"
+# The day the answers were recorded. The fixture's tournaments are dated relative to today and its
+# players' birth dates are fixed, so the ORR ages (Yavg, Ki, Kt) would move a little every day: the
+# whole module runs on this day, the clock ticking from this moment.
+RECORDED_AT = datetime.datetime(2026, 11, 26, 12, 0, 0, tzinfo=datetime.UTC)
 
 
 @pytest.fixture(scope="module")
 def fed(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), time_machine.travel(RECORDED_AT, tick=True):
         from django.db import transaction
 
         with transaction.atomic():
