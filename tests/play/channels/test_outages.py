@@ -19,8 +19,6 @@ from play.channels import limits, outages, outbox
 from play.models import ChannelAddress, ChannelOutage, MobileEvent, MobileGame, Transmission
 from players.models import PlayerLink
 from tests.base import PASSWORD, federation_admin
-from tests.fakes.sms_gateway import FakeGateway
-from tests.fakes.telegram_api import FakeTelegram
 from tests.play.events.helpers import make_event
 from tests.players.factories import PlayerFactory
 
@@ -57,23 +55,6 @@ def _channels(settings):
         "telegram": "play.channels.telegram.TelegramBot",
     }
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-
-
-@pytest.fixture
-def gateway(settings):
-    fake = FakeGateway().start()
-    settings.SMS_GATEWAY_URL = fake.url
-    settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def bot(settings):
-    fake = FakeTelegram().start()
-    settings.TELEGRAM_API_URL, settings.TELEGRAM_BOT_TOKEN = fake.base_url, fake.token
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

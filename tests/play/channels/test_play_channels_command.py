@@ -10,8 +10,6 @@ from django.core.management import call_command
 
 from play.management.commands.play_channels import Command
 from play.models import ChannelOutage, Transmission
-from tests.fakes.sms_gateway import FakeGateway
-from tests.fakes.telegram_api import FakeTelegram
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -23,28 +21,6 @@ NOW = datetime.datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def _console(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
-
-
-@pytest.fixture
-def gateway(settings):
-    fake = FakeGateway().start()
-    settings.SMS_GATEWAY_URL = fake.url
-    settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
-    settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def bot(settings):
-    fake = FakeTelegram().start()
-    settings.TELEGRAM_API_URL, settings.TELEGRAM_BOT_TOKEN = fake.base_url, fake.token
-    settings.PLAY_CHANNEL_BACKENDS = {
-        **settings.PLAY_CHANNEL_BACKENDS,
-        "telegram": "play.channels.telegram.TelegramBot",
-    }
-    yield fake
-    fake.stop()
 
 
 def run(capsys, *args) -> tuple[int, str, str]:

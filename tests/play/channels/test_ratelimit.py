@@ -14,7 +14,6 @@ from django.utils import timezone
 from play import services
 from play.channels import limits, outbox, telegram
 from play.models import ChannelAddress, ChannelOutage, Transmission
-from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -35,15 +34,6 @@ def _settings(settings):
     settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
     settings.PLAY_INBOUND_PER_MINUTE = 30
     settings.PLAY_OUTBOUND_PER_MINUTE = 30
-
-
-@pytest.fixture
-def gateway(settings):
-    fake = FakeGateway().start()
-    settings.SMS_GATEWAY_URL = fake.url
-    settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

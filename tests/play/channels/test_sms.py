@@ -15,7 +15,6 @@ from django.utils import timezone
 from play import services
 from play.channels import outbox, sms
 from play.models import ChannelAddress, MobileGame, Transmission
-from tests.fakes.sms_gateway import FakeGateway
 from tests.players.factories import PlayerFactory
 
 KEY = "webhook-signing-key"
@@ -28,15 +27,6 @@ def _sms_settings(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
     settings.SMS_WEBHOOK_SIGNING_KEY = KEY
     settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.sms.SmsGateway"}
-
-
-@pytest.fixture
-def gateway(settings):
-    fake = FakeGateway().start()
-    settings.SMS_GATEWAY_URL = fake.url
-    settings.SMS_GATEWAY_USER, settings.SMS_GATEWAY_PASSWORD = fake.user, fake.password
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture
