@@ -5,9 +5,6 @@ same rating lists; a damaged backup and a non-empty database are refused; keep-N
 
 import hashlib
 import io
-import os
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -22,6 +19,7 @@ from psycopg import sql
 from operations.backup import folders, services
 from operations.backup.models import BackupRun
 from ratings.models import System
+from tests.operations.backup.processes import manage
 
 pytestmark = [
     pytest.mark.skipif(
@@ -30,8 +28,6 @@ pytestmark = [
     ),
     pytest.mark.django_db(transaction=True),
 ]
-
-ROOT = Path(settings.BASE_DIR)
 
 
 def _server():
@@ -52,29 +48,18 @@ def empty_database():
         admin.execute(f'CREATE DATABASE "{name}"')
     server = _server()
     credentials = server["user"] + (f":{server['password']}" if server["password"] else "")
-    yield name, f"postgres://{credentials}@{server['host']}:{server['port'] or 5432}/{name}"
+    yield name, f"postgres://{credentials}@{server['host'] or 'localhost'}:{server['port'] or 5432}/{name}"
     with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def manage(*arguments, database_url: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    """manage.py in its own process, with the restored site's settings: its database, its storage folders."""
-    environment = {key: value for key, value in os.environ.items() if key not in ("CELERY_BROKER_URL", "CACHE_URL")}
-    environment.update(
-        DJANGO_SETTINGS_MODULE="federation.settings",
-        DATABASE_URL=database_url,
-        MEDIA_ROOT=str(tmp_path / "restored-media"),
-        PRIVATE_ROOT=str(tmp_path / "restored-private"),
-        DEV_SCHEDULER="false",
-    )
-    return subprocess.run(  # noqa: S603 - our own interpreter and manage.py
-        [sys.executable, "manage.py", *arguments],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def restored_site(tmp_path: Path, url: str) -> dict[str, str]:
+    """The restored site's settings: its database, its own storage folders."""
+    return {
+        "DATABASE_URL": url,
+        "MEDIA_ROOT": str(tmp_path / "restored-media"),
+        "PRIVATE_ROOT": str(tmp_path / "restored-private"),
+    }
 
 
 def table_counts(dsn_or_name: str) -> dict[str, int]:
@@ -122,16 +107,16 @@ def test_it_restores_a_federation_into_a_new_database_with_the_same_rows_and_lis
     assert BackupRun.objects.get().succeeded
 
     name, url = empty_database
-    restored = manage("restore", str(tmp_path / "backups"), database_url=url, tmp_path=tmp_path)
+    restored = manage("restore", str(tmp_path / "backups"), **restored_site(tmp_path, url))
     assert restored.returncode == 0, restored.stderr
     assert "every table's row count equals the manifest's" in restored.stdout
     assert table_counts(name) == source_counts
     assert files_of(tmp_path / "restored-private") == private_files
 
-    rerated = manage("rerate", database_url=url, tmp_path=tmp_path)
+    rerated = manage("rerate", **restored_site(tmp_path, url))
     assert rerated.returncode == 0, rerated.stderr
     for system, rows in lists.items():
-        exported = manage("export_list", "--system", system, "--format", "csv", database_url=url, tmp_path=tmp_path)
+        exported = manage("export_list", "--system", system, "--format", "csv", **restored_site(tmp_path, url))
         assert exported.returncode == 0, exported.stderr
         assert exported.stdout.splitlines() == rows.splitlines(), system
 
@@ -145,7 +130,7 @@ def test_it_refuses_a_damaged_backup_and_changes_nothing(tmp_path, empty_databas
     dump.write_bytes(bytes(data))
 
     name, url = empty_database
-    refused = manage("restore", str(tmp_path), database_url=url, tmp_path=tmp_path)
+    refused = manage("restore", str(tmp_path), **restored_site(tmp_path, url))
     assert refused.returncode == 1
     assert f"restore refused: {dump} is damaged: its sha256 is" in refused.stderr
     assert table_counts(name) == {}

@@ -4,14 +4,9 @@ with the earlier ones left intact, the settings' loud failures, and the embedded
 import datetime
 import fcntl
 import logging
-import os
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
 
@@ -20,22 +15,8 @@ from operations import tasks
 from operations.backup import folders, selectors, services
 from operations.backup.folders import BackupError
 from operations.backup.models import BackupRun
+from tests.operations.backup.processes import manage
 from tests.operations.backup.test_folders import make_backup
-
-ROOT = Path(settings.BASE_DIR)
-
-
-def manage(*arguments, **environment) -> subprocess.CompletedProcess:
-    """manage.py in a clean environment: only what the test sets is configured."""
-    clean = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO", "DATABASE", "CELERY", "CACHE", "BACKUP", "MEDIA", "PRIVATE"))
-    }
-    clean.update(environment, DJANGO_SETTINGS_MODULE="federation.settings", DEV_SCHEDULER="false")
-    return subprocess.run(  # noqa: S603 - our own interpreter and manage.py
-        [sys.executable, "manage.py", *arguments], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=300
-    )
 
 
 @pytest.mark.parametrize(
