@@ -109,3 +109,10 @@ bench-play: $(VENV)/.runtime
 bench-channels: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.channels | tee benchmarks/results/channels.md
+
+# Backup and restore of a generated federation of a million rated games (PostgreSQL, BENCH_DATABASE_URL):
+# the backup, the restore into a new database, its full re-rate, and the lists compared.
+.PHONY: bench-backup
+bench-backup: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.backup | tee benchmarks/results/backup.md

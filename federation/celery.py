@@ -16,7 +16,7 @@ app.autodiscover_tasks()
 def beat_schedule() -> dict:
     """Every periodic job of the platform, listed here and nowhere else. All times are UTC
     (CELERY_TIMEZONE). Each job is idempotent: running it twice changes nothing more."""
-    return {
+    schedule = {
         # The Mchess inactivity penalty, at 00:01 on the 1st of every month.
         "mchess-inactivity-penalty": {
             "task": "ratings.tasks.mchess_monthly_penalty",
@@ -64,6 +64,14 @@ def beat_schedule() -> dict:
             "schedule": crontab(minute="*"),
         },
     }
+    if settings.BACKUP_DIR:
+        # The nightly backup (database and uploaded files) into BACKUP_DIR at BACKUP_HOUR (UTC), keeping
+        # the newest BACKUP_KEEP; a failure leaves the earlier ones and is recorded (admin: backup runs).
+        schedule["nightly-backup"] = {
+            "task": "operations.tasks.backup_nightly",
+            "schedule": crontab(minute=0, hour=settings.BACKUP_HOUR),
+        }
+    return schedule
 
 
 @app.on_after_configure.connect

@@ -209,6 +209,18 @@ MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
 # (a 10,000-game PGN takes 10-16 s to read); 0 sends every upload to a worker.
 UPLOAD_PARSE_ON_WORKER_BYTES = env_int("UPLOAD_PARSE_ON_WORKER_BYTES", 256 * 1024, minimum=0)
 
+# --- Backups (operations/backup, docs/operators/backups.md) ---------------------
+
+# Where beat's nightly backup goes (an absolute folder; unset: no scheduled backup), at BACKUP_HOUR
+# UTC, keeping the newest BACKUP_KEEP (also `manage.py backup`'s default).
+BACKUP_DIR = env_str("BACKUP_DIR", None)
+if BACKUP_DIR is not None and not Path(BACKUP_DIR).is_absolute():
+    raise ImproperlyConfigured(f"BACKUP_DIR={BACKUP_DIR!r} must be an absolute folder such as /var/backups/federation")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14, minimum=1)
+BACKUP_HOUR = env_int("BACKUP_HOUR", 3, minimum=0)
+if BACKUP_HOUR > 23:
+    raise ImproperlyConfigured(f"BACKUP_HOUR={BACKUP_HOUR} must be an hour, 0 to 23")
+
 # --- Cached public pages (toolkit/pagecache.py) -------------------------------
 
 # Anonymous visitors' list pages, player pages, tournament reports and API answers are kept until
