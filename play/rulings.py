@@ -12,7 +12,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from play import services, state
+from play import services, signals, state
 from play.models import Channel, Color, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules import game as machine
@@ -46,6 +46,7 @@ def claim_decide(
             text=reason or ("claim upheld" if upheld else "claim dismissed"), data=data, at=at,
         )  # fmt: skip
         services.commit_value(game, value, send)
+    signals.claim_event.send(sender=None, event="upheld" if upheld else "dismissed", count=1)
     return game
 
 

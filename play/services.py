@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import queue, state
+from play import queue, signals, state
 from play.channels import identities, limits
 from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
@@ -168,6 +168,7 @@ def message_receive(
     nothing."""
     if channel not in Channel.values:
         raise PlayError(f"unknown channel {channel!r}")
+    signals.message_received.send(sender=None, channel=channel)
     if timezone.is_naive(arrival) or (sent is not None and timezone.is_naive(sent)):
         raise PlayError("arrival and sending times must carry their time zone")
     if not counted and not limits.inbound_allowed(channel, sender, arrival):
@@ -276,6 +277,9 @@ def commit_value(
     replies = [row for item in send for row in outbound_rows(game, item)]
     Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
     deliver_on_commit(replies, [(game, moment)] if moment else [])
+    # The clock files a claim with one message to the TD (and one to the player it is against).
+    if filed := sum(1 for item in send if item.kind == "claim" and item.to == machine.TD):
+        transaction.on_commit(lambda: signals.claim_event.send(sender=None, event="filed", count=filed))
     return replies
 
 
