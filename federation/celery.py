@@ -1,5 +1,6 @@
 """The Celery application and, in one place, every periodic schedule."""
 
+import logging
 import os
 
 from celery import Celery
@@ -91,3 +92,4 @@ def _json_logs(logger, **kwargs):
         from operations.logs import json_handlers
 
         json_handlers(logger)
+        logging.captureWarnings(True)  # Python's warnings (Celery's about root) through the same handlers

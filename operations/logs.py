@@ -47,13 +47,17 @@ def _current_task():
 def logging_config(log_format: str, level: str) -> dict:
     """Django's LOGGING: everything to standard error through one handler, plain or JSON."""
     formatter = {"()": JsonFormatter} if log_format == "json" else {"format": PLAIN}
+    loggers = {"django.db.backends": {"level": "INFO"}}
+    if log_format == "json":
+        # Django's own console handler (DEBUG on) would print its records again, in plain text.
+        loggers["django"] = {"handlers": [], "level": "INFO", "propagate": True}
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"main": formatter},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "main"}},
         "root": {"handlers": ["console"], "level": level},
-        "loggers": {"django.db.backends": {"level": "INFO"}},
+        "loggers": loggers,
     }
 
 
@@ -67,14 +71,15 @@ def json_handlers(logger: logging.Logger) -> None:
 def gunicorn_config(level: str) -> dict:
     """gunicorn's logconfig_dict for LOG_FORMAT=json: its error and access logs as JSON lines."""
     handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
-    access = {**handler, "stream": "ext://sys.stdout"}
+    # gunicorn merges this over its own defaults, whose root logger names "console".
     return {
         "version": 1,
         "disable_existing_loggers": False,
+        "root": {"level": level.upper(), "handlers": ["error_console"]},
         "formatters": {"json": {"()": JsonFormatter}},
-        "handlers": {"error": handler, "access": access},
+        "handlers": {"error_console": handler, "console": {**handler, "stream": "ext://sys.stdout"}},
         "loggers": {
-            "gunicorn.error": {"handlers": ["error"], "level": level.upper(), "propagate": False},
-            "gunicorn.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+            "gunicorn.error": {"handlers": ["error_console"], "level": level.upper(), "propagate": False},
+            "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
         },
     }

@@ -277,9 +277,6 @@ def commit_value(
     replies = [row for item in send for row in outbound_rows(game, item)]
     Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
     deliver_on_commit(replies, [(game, moment)] if moment else [])
-    # The clock files a claim with one message to the TD (and one to the player it is against).
-    if filed := sum(1 for item in send if item.kind == "claim" and item.to == machine.TD):
-        transaction.on_commit(lambda: signals.claim_event.send(sender=None, event="filed", count=filed))
     return replies
 
 
@@ -296,6 +293,9 @@ def _store(game: MobileGame, value: machine.Game) -> datetime.datetime | None:
 
 def deliver_on_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
     ids = [r.pk for r in replies if r.delivery == Transmission.Delivery.PENDING]
+    # The clock files a time claim with one message to the TD (and one to the player it is against).
+    if filed := sum(1 for r in replies if r.kind == "claim" and r.party == machine.TD):
+        transaction.on_commit(lambda: signals.claim_event.send(sender=None, event="filed", count=filed))
     if ids:
         transaction.on_commit(lambda: _deliver_later(ids))
     if rerate:
