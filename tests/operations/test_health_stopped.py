@@ -20,6 +20,15 @@ def health(client):
     return response.status_code, response.json()
 
 
+@pytest.fixture(autouse=True)
+def _celery_conf_kept():
+    """The Celery app reads Django's settings once, at its first use: read them before these tests
+    change CELERY_TASK_ALWAYS_EAGER, and put back what the other tests run with."""
+    eager = app.conf.task_always_eager
+    yield
+    app.conf.task_always_eager = eager
+
+
 @pytest.fixture
 def on_broker(settings, redis_server):
     """The site with `redis_server` as its broker (database 0) and its cache (database 1)."""
@@ -82,25 +91,20 @@ def test_it_names_the_queue_when_its_workers_are_stopped(
     )
     worker = processes(celery_worker_args("celery"), env, tmp_path / "worker.log")
     worker.wait_for_output("ready.")
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    try:
-        with app.connection_for_write(on_broker.url(0)) as connection:
-            # Beat's tick, as beat sends it: the worker records it in the shared cache.
-            app.send_task("operations.tasks.beat_tick", connection=connection)
-            wait_for(lambda: cache.get("operations:beat-tick") is not None, message="the worker to record the tick")
-            status, body = health(client)
-            assert status == 200, body
-            assert body["parts"]["beat"]["status"] == "ok"
+    with app.connection_for_write(on_broker.url(0)) as connection:
+        # Beat's tick, as beat sends it: the worker records it in the shared cache.
+        app.send_task("operations.tasks.beat_tick", connection=connection)
+        wait_for(lambda: cache.get("operations:beat-tick") is not None, message="the worker to record the tick")
+        status, body = health(client)
+        assert status == 200, body
+        assert body["parts"]["beat"]["status"] == "ok"
 
-            worker.kill()
-            app.send_task("operations.tasks.beat_tick", connection=connection)
-            status, body = health(client)
-            assert body["parts"]["queues"]["celery"]["length"] == 1
-            time.sleep(2.5)
-            status, body = health(client)
-    finally:
-        app.conf.task_always_eager = previous
+        worker.kill()
+        app.send_task("operations.tasks.beat_tick", connection=connection)
+        status, body = health(client)
+        assert body["parts"]["queues"]["celery"]["length"] == 1
+        time.sleep(2.5)
+        status, body = health(client)
     assert status == 503
     assert body["failing"] == ["queues.celery"]
     queue = body["parts"]["queues"]["celery"]
