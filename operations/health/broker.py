@@ -44,17 +44,23 @@ class Queue:
 
 def queues_read(names: list[str]) -> list[Queue]:
     """Every queue's length and oldest task, in one round trip; raises when the broker is down."""
-    client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
-    try:
-        pipe = client.pipeline(transaction=False)
-        pipe.ping()
-        for name in names:
-            pipe.llen(name)
-            pipe.lindex(name, -1)
-        answers = pipe.execute()[1:]
-    finally:
-        client.close()
+    pipe = _client(settings.CELERY_BROKER_URL).pipeline(transaction=False)
+    pipe.ping()
+    for name in names:
+        pipe.llen(name)
+        pipe.lindex(name, -1)
+    answers = pipe.execute()[1:]
     return [Queue(name, answers[2 * i], _sent(answers[2 * i + 1])) for i, name in enumerate(names)]
+
+
+_clients: dict[str, redis.Redis] = {}
+
+
+def _client(url: str) -> redis.Redis:
+    """One client (a connection pool: threads share it, a forked process makes its own) per broker."""
+    if url not in _clients:
+        _clients[url] = redis.Redis.from_url(url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
+    return _clients[url]
 
 
 def _sent(raw: bytes | None) -> float | None:
