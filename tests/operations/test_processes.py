@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -139,5 +138,21 @@ def test_it_sends_a_views_error_to_sentry(processes, tmp_path, sentry):
     assert event["request"]["url"].endswith("/")
     assert "cookies" not in event["request"] or not event["request"]["cookies"]
     assert sentry.requests[0][0] == "/api/1/envelope/"
-    time.sleep(0)
     server.stop()
+
+
+def test_it_sends_a_tasks_error_to_sentry_from_a_worker(processes, tmp_path, migrated_sqlite, redis_server, sentry):
+    env = process_env(
+        DATABASE_URL=migrated_sqlite, CELERY_BROKER_URL=redis_server.url(0), CACHE_URL=redis_server.url(1),
+        CELERY_TASK_ALWAYS_EAGER="false", SENTRY_DSN=sentry.dsn(), SENTRY_ENVIRONMENT="drill",
+    )  # fmt: skip
+    worker = processes(celery_worker_args("celery"), env, tmp_path / "worker.log")
+    worker.wait_for_output("ready.")
+    with app.connection_for_write(redis_server.url(0)) as connection:
+        # A message the task cannot take (an argument it has not): it raises in the worker.
+        app.send_task("operations.tasks.beat_tick", args=["unexpected"], connection=connection)
+    events = wait_for(sentry.events, timeout=30, message="the task's error at the fake Sentry")
+    error = events[0]["exception"]["values"][-1]
+    assert error["type"] == "TypeError" and "beat_tick" in error["value"]
+    assert events[0]["environment"] == "drill"
+    assert events[0]["extra"]["celery-job"]["task_name"] == "operations.tasks.beat_tick"
