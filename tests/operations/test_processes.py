@@ -156,3 +156,34 @@ def test_it_sends_a_tasks_error_to_sentry_from_a_worker(processes, tmp_path, mig
     assert error["type"] == "TypeError" and "beat_tick" in error["value"]
     assert events[0]["environment"] == "drill"
     assert events[0]["extra"]["celery-job"]["task_name"] == "operations.tasks.beat_tick"
+
+
+def test_it_shows_a_workers_rating_run_on_the_web_metrics_of_the_same_host(
+    processes, tmp_path, migrated_sqlite, redis_server
+):
+    """gunicorn and a Celery worker (prefork) share PROMETHEUS_MULTIPROC_DIR, as on one host."""
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    shared = {
+        "DATABASE_URL": migrated_sqlite, "CELERY_BROKER_URL": redis_server.url(0), "CACHE_URL": redis_server.url(1),
+        "CELERY_TASK_ALWAYS_EAGER": "false", "PROMETHEUS_MULTIPROC_DIR": metrics_dir, "METRICS_TOKEN": TOKEN,
+    }  # fmt: skip
+    worker_args = [a if a != "--pool=solo" else "--pool=prefork" for a in celery_worker_args("celery")]
+    worker = processes([*worker_args, "--concurrency=1"], process_env(**shared), tmp_path / "worker.log")
+    worker.wait_for_output("ready.")
+    _, origin = gunicorn(processes, tmp_path, WEB_CONCURRENCY=1, **shared)
+    with app.connection_for_write(redis_server.url(0)) as connection:
+        app.send_task("ratings.tasks.rerate_since", connection=connection)  # the whole history, empty here
+    worker.wait_for_output("ratings.tasks.rerate_since")
+    wait_for(lambda: "succeeded" in worker.output(), timeout=60, message="the re-rating to finish")
+
+    status, body = get(f"{origin}/metrics", TOKEN)
+    assert status == 200
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(body.decode())
+        for s in family.samples
+    }
+    assert samples[("federation_rating_runs_total", (("kind", "since"), ("outcome", "done")))] == 1
+    assert samples[("federation_rating_run_duration_seconds_count", (("kind", "since"),))] == 1
+    assert samples[("federation_broker_up", ())] == 1
