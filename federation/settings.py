@@ -472,6 +472,8 @@ if PRODUCTION:
     if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
         # Only behind a proxy that sets this header itself; otherwise clients could forge it.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Load balancers and Prometheus ask each web server itself, over the private network (monitoring.md).
+    SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
 
 # --- Clients and the API's rate limit ----------------------------------------
 

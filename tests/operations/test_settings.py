@@ -45,3 +45,24 @@ def test_it_starts_with_the_operators_settings(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "json"
+
+
+def test_it_answers_health_and_metrics_over_plain_http_in_production():
+    """A load balancer and Prometheus ask each web server directly, without TLS: no redirect there."""
+    code = (
+        "import django; django.setup(); from django.test import Client; c = Client(); "
+        "print(c.get('/health/web/').status_code, c.get('/metrics').status_code, c.get('/').status_code)"
+    )
+    env = process_env(
+        DJANGO_ENV="production", SECRET_KEY="p9!x2Lk#Qw7zR4tY8uI0oPa5sD6fG3hJ1kLzXcVbNm-QwErTyUiOp",
+        ALLOWED_HOSTS="testserver", SITE_URL="https://ratings.example.org",
+        DATABASE_URL="postgres://postgres@127.0.0.1:1/none", CELERY_BROKER_URL="redis://127.0.0.1:1/0",
+        CACHE_URL="redis://127.0.0.1:1/1", EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        METRICS_TOKEN="a-long-enough-token",
+    )  # fmt: skip
+    result = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    # Nothing runs behind these addresses: the health check fails (503) rather than redirecting.
+    assert result.stdout.split()[-3:] == ["503", "401", "301"]
