@@ -46,7 +46,8 @@ def claim_decide(
             text=reason or ("claim upheld" if upheld else "claim dismissed"), data=data, at=at,
         )  # fmt: skip
         services.commit_value(game, value, send)
-    signals.claim_event.send(sender=None, event="upheld" if upheld else "dismissed", count=1)
+        event = "upheld" if upheld else "dismissed"
+        transaction.on_commit(lambda: signals.claim_event.send_robust(sender=None, event=event, count=1))
     return game
 
 

@@ -1,5 +1,6 @@
 """What mobile chess tells the apps above it, which it never imports (operations counts these for
-/metrics). Each is sent once the work it reports is committed."""
+/metrics). Each is sent with send_robust, so a receiver that fails never fails the work it reports.
+"""
 
 from django.dispatch import Signal
 

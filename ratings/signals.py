@@ -24,4 +24,4 @@ def run_timed(kind: str):
         yield
         outcome = "done"
     finally:
-        rating_run_finished.send(sender=kind, kind=kind, outcome=outcome, seconds=time.monotonic() - start)
+        rating_run_finished.send_robust(sender=kind, kind=kind, outcome=outcome, seconds=time.monotonic() - start)

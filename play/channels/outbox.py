@@ -144,7 +144,7 @@ def _report(rows: list[Transmission], touched: list[Transmission], retry: list[i
             continue
         counts[row.channel, result] = counts.get((row.channel, result), 0) + 1
     if counts:
-        signals.messages_delivered.send(sender=None, counts=counts)
+        signals.messages_delivered.send_robust(sender=None, counts=counts)
 
 
 def outbox_sweep(
