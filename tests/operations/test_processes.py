@@ -109,7 +109,8 @@ def test_it_logs_json_from_a_celery_worker(processes, tmp_path, migrated_sqlite,
     worker.wait_for_output("ready.")
     with app.connection_for_write(redis_server.url(0)) as connection:
         app.send_task("operations.tasks.beat_tick", connection=connection)
-    worker.wait_for_output("succeeded")
+    worker.wait_for_output("operations.tasks.beat_tick")
+    wait_for(lambda: re.search(r"beat_tick\[[^\]]+\] succeeded", worker.output()), message="the tick to be done")
     worker.stop()
     records = json_lines(worker.output())
     assert any("ready." in r["message"] for r in records)
@@ -175,8 +176,9 @@ def test_it_shows_a_workers_rating_run_on_the_web_metrics_of_the_same_host(
     _, origin = gunicorn(processes, tmp_path, WEB_CONCURRENCY=1, **shared)
     with app.connection_for_write(redis_server.url(0)) as connection:
         app.send_task("ratings.tasks.rerate_since", connection=connection)  # the whole history, empty here
-    worker.wait_for_output("ratings.tasks.rerate_since")
-    wait_for(lambda: "succeeded" in worker.output(), timeout=60, message="the re-rating to finish")
+    # The worker's start-up sweeps succeed too: wait for the re-rating's own line.
+    done = re.compile(r"Task ratings\.tasks\.rerate_since\[[^\]]+\] succeeded")
+    wait_for(lambda: done.search(worker.output()), timeout=60, message="the re-rating to finish")
 
     status, body = get(f"{origin}/metrics", TOKEN)
     assert status == 200
