@@ -1,9 +1,11 @@
 """The Celery application and, in one place, every periodic schedule."""
 
+import logging
 import os
 
 from celery import Celery
 from celery.schedules import crontab
+from celery.signals import after_setup_logger, after_setup_task_logger
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
@@ -63,6 +65,13 @@ def beat_schedule() -> dict:
             "task": "play.tasks.sweep_computer_moves",
             "schedule": crontab(minute="*"),
         },
+        # Beat's heartbeat: a worker records the tick, /health/ shows its age (HEALTH_BEAT_MAX_AGE). A tick
+        # not taken within two minutes is dropped: the queue's age tells of the missing workers.
+        "beat-tick": {
+            "task": "operations.tasks.beat_tick",
+            "schedule": crontab(minute="*"),
+            "options": {"expires": 120},
+        },
     }
     if settings.BACKUP_DIR:
         # The nightly backup (database and uploaded files) into BACKUP_DIR at BACKUP_HOUR (UTC), keeping
@@ -80,3 +89,15 @@ def _schedule(sender, source, **kwargs):
     # package before it is complete (benchmarks/load_settings.py star-imports federation.settings)
     # would otherwise be read half-made, and PLAY_DIGEST_HOUR would not be there yet.
     source.beat_schedule = beat_schedule()
+
+
+@after_setup_logger.connect
+@after_setup_task_logger.connect
+def _json_logs(logger, **kwargs):
+    # Celery sets up its workers' and beat's logging itself, in plain text: with LOG_FORMAT=json its
+    # handlers get the JSON formatter of the web processes (operations/logs.py).
+    if settings.LOG_FORMAT == "json":
+        from operations.logs import json_handlers
+
+        json_handlers(logger)
+        logging.captureWarnings(True)  # Python's warnings (Celery's about root) through the same handlers

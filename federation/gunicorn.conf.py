@@ -14,7 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from federation.env import env_bool, env_int, env_str
+from federation.env import env_bool, env_choice, env_int, env_str
+from operations import logs
 
 cores = os.cpu_count() or 1
 
@@ -52,3 +53,17 @@ _control = env_str("GUNICORN_CONTROL_SOCKET", "off")
 control_socket_disable = _control.lower() in ("off", "none", "false", "0")
 if not control_socket_disable:
     control_socket = _control
+# LOG_FORMAT=json: gunicorn's own error and access logs as JSON lines too, like Django's (operations/logs.py).
+if env_choice("LOG_FORMAT", "plain", ("plain", "json")) == "json":
+    logconfig_dict = logs.gunicorn_config(loglevel)
+
+# PROMETHEUS_MULTIPROC_DIR: each worker writes its metrics to files there; a worker that exits
+# takes its live gauges with it (its counters stay counted).
+_metrics_dir = env_str("PROMETHEUS_MULTIPROC_DIR", "")
+
+
+def child_exit(server, worker):
+    if _metrics_dir:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid, _metrics_dir)

@@ -27,6 +27,7 @@ from federation.env import (
     env_str,
     redis_database,
 )
+from operations import logs, sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -102,6 +103,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Counts every request by route and status, and its duration (/metrics).
+    "operations.metrics.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "toolkit.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -117,7 +120,10 @@ MIDDLEWARE = [
 if PRODUCTION:
     # Static files are served by the application itself in production (collected, hashed,
     # compressed); in development runserver serves them from the source folders.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+    )
 
 ROOT_URLCONF = "federation.urls"
 WSGI_APPLICATION = "federation.wsgi.application"
@@ -478,6 +484,8 @@ if PRODUCTION:
     if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
         # Only behind a proxy that sets this header itself; otherwise clients could forge it.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Load balancers and Prometheus ask each web server itself, over the private network (monitoring.md).
+    SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
 
 # --- Clients and the API's rate limit ----------------------------------------
 
@@ -489,14 +497,34 @@ TRUSTED_PROXY_HEADER = env_header("TRUSTED_PROXY_HEADER", "")
 # Requests per client to the JSON API: N/second, N/minute, N/hour or N/day, or off.
 API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "120/minute")
 
-# --- Logging ----------------------------------------------------------------
+# --- Logging, health, metrics, error reports (docs/operators/monitoring.md) ------
 
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
-}
+# plain: one line a record; json: one JSON object a line (web, workers, beat, gunicorn), for a log collector.
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
+LOGGING = logs.logging_config(LOG_FORMAT, LOG_LEVEL)
+# /health/ names a part failing when its oldest item has waited longer than this many seconds: a
+# worker queue's oldest task, beat's last tick (one a minute), a channel's oldest pending outbound
+# message, the oldest rating request still waiting for a worker.
+HEALTH_QUEUE_MAX_AGE = env_int("HEALTH_QUEUE_MAX_AGE", 300, minimum=1)
+HEALTH_BEAT_MAX_AGE = env_int("HEALTH_BEAT_MAX_AGE", 180, minimum=61)
+HEALTH_OUTBOX_MAX_AGE = env_int("HEALTH_OUTBOX_MAX_AGE", 900, minimum=1)
+HEALTH_RATING_MAX_WAIT = env_int("HEALTH_RATING_MAX_WAIT", 1800, minimum=1)
+# /metrics (Prometheus) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is 404.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (or unset, to turn /metrics off)")
+# The folder gunicorn's and Celery's processes on one host write their metrics to (prometheus-client
+# reads the variable itself); /metrics adds them up. Unset: each process counts alone.
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", "")
+if PROMETHEUS_MULTIPROC_DIR and not Path(PROMETHEUS_MULTIPROC_DIR).is_dir():
+    raise ImproperlyConfigured(f"PROMETHEUS_MULTIPROC_DIR={PROMETHEUS_MULTIPROC_DIR!r} is not a folder")
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:
+    sentry.setup(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", DJANGO_ENV),
+        release=env_str("SENTRY_RELEASE"),
+        sample_rate=env_float("SENTRY_SAMPLE_RATE", 1.0, minimum=0),
+        traces_sample_rate=env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0, minimum=0),
+    )

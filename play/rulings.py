@@ -12,7 +12,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from play import services, state
+from play import services, signals, state
 from play.models import Channel, Color, MobileGame, Transmission
 from play.rules import clock, ending
 from play.rules import game as machine
@@ -46,6 +46,8 @@ def claim_decide(
             text=reason or ("claim upheld" if upheld else "claim dismissed"), data=data, at=at,
         )  # fmt: skip
         services.commit_value(game, value, send)
+        event = "upheld" if upheld else "dismissed"
+        transaction.on_commit(lambda: signals.claim_event.send_robust(sender=None, event=event, count=1))
     return game
 
 

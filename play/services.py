@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import queue, state
+from play import queue, signals, state
 from play.channels import identities, limits
 from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
@@ -168,6 +168,7 @@ def message_receive(
     nothing."""
     if channel not in Channel.values:
         raise PlayError(f"unknown channel {channel!r}")
+    signals.message_received.send_robust(sender=None, channel=channel)
     if timezone.is_naive(arrival) or (sent is not None and timezone.is_naive(sent)):
         raise PlayError("arrival and sending times must carry their time zone")
     if not counted and not limits.inbound_allowed(channel, sender, arrival):
@@ -292,6 +293,9 @@ def _store(game: MobileGame, value: machine.Game) -> datetime.datetime | None:
 
 def deliver_on_commit(replies: list[Transmission], rerate: list[tuple[MobileGame, datetime.datetime]]) -> None:
     ids = [r.pk for r in replies if r.delivery == Transmission.Delivery.PENDING]
+    # The clock files a time claim with one message to the TD (and one to the player it is against).
+    if filed := sum(1 for r in replies if r.kind == "claim" and r.party == machine.TD):
+        transaction.on_commit(lambda: signals.claim_event.send_robust(sender=None, event="filed", count=filed))
     if ids:
         transaction.on_commit(lambda: _deliver_later(ids))
     if rerate:

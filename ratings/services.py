@@ -21,6 +21,7 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from players.models import Player
+from ratings import signals
 from ratings.engines import gcr
 from ratings.forked import ChildFailed
 from ratings.models import (
@@ -58,7 +59,7 @@ class TransientError(Exception):
 def rating_run(*, tournament_id: int) -> Summary | None:
     """Rate a confirmed tournament, and re-rate everything after it in the rating order."""
     try:
-        with transaction.atomic():
+        with signals.run_timed("tournament"), transaction.atomic():
             _lock()
             key = sources.tournaments().key_of(tournament_id, lock=True)
             if key is None:
@@ -111,7 +112,7 @@ def _mark_failed(tournament_id: int, exc: Exception) -> None:
 def rerate_since(*, since: datetime.date | datetime.datetime | None = None) -> Summary:
     """An admin's re-rating of everything from a date or an instant (or the whole history); failed
     tournaments are retried."""
-    with transaction.atomic():
+    with signals.run_timed("since"), transaction.atomic():
         _lock()
         sources.tournaments().requeue_failed(_since_date(since))
         return replay_from(since_key(since))
@@ -476,7 +477,7 @@ def run_requests(*, worker: str = "") -> Summary | None:
     if beat is not None:
         beat.start()
     try:
-        with transaction.atomic():
+        with signals.run_timed("requests"), transaction.atomic():
             _lock()
             requests = list(RatingRequest.objects.filter(pk__in=[r.pk for r in claimed]))
             keys = [key for key in map(_request_key, requests) if key is not None]

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from play import signals
 from play.channels import limits
 from play.models import Transmission
 from toolkit.bulk import update_rows
@@ -124,7 +125,26 @@ def _deliver(
         update_rows(touched, ["attempts", "error", "delivery", "delivered_at", "external_id"])
         # A channel that delivers again ends its outage (rule 5e), at the first success.
         outages.channels_delivered({row.channel for row in touched if row.delivery == Transmission.Delivery.SENT}, now)
+    _report(rows, touched, retry)
     return sent, retry
+
+
+def _report(rows: list[Transmission], touched: list[Transmission], retry: list[int]) -> None:
+    """Tell the apps above (metrics) what became of the rows tried, per channel."""
+    counts: dict[tuple[str, str], int] = {}
+    retrying, tried = set(retry), {row.pk for row in touched}
+    for row in rows:
+        if row.pk in retrying:
+            result = "retry"
+        elif row.delivery in (Transmission.Delivery.SENT, Transmission.Delivery.FAILED):
+            result = row.delivery
+        elif row.pk in tried:
+            result = "held"
+        else:
+            continue
+        counts[row.channel, result] = counts.get((row.channel, result), 0) + 1
+    if counts:
+        signals.messages_delivered.send_robust(sender=None, counts=counts)
 
 
 def outbox_sweep(

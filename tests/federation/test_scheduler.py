@@ -26,7 +26,13 @@ from toolkit.management.commands.runserver import Command as Runserver
 from toolkit.scheduler import EagerScheduler, SchedulerThread
 
 ROOT = Path(__file__).resolve().parents[2]
-EVERY_MINUTE = {"sweep-rating-requests", "sweep-mobile-games", "sweep-mobile-outbox", "sweep-computer-moves"}
+EVERY_MINUTE = {
+    "sweep-rating-requests",
+    "sweep-mobile-games",
+    "sweep-mobile-outbox",
+    "sweep-computer-moves",
+    "beat-tick",
+}
 
 
 class Clock:

@@ -29,6 +29,7 @@ HOOK = "a webhook of a messaging provider"
 # Patterns that are no page, each with its reason. Whole namespaces end with ":*".
 SKIP = {
     "admin:*": "Django's admin (its own layout, staff on a desktop)",
+    "operations:*": "/health/ (JSON) and /metrics (Prometheus's text) for machines (tests/operations)",
     "api:*": API,
     "api:openapi-json": "the API's OpenAPI schema, JSON (tests/api/test_schema.py)",
     "api:openapi-view": "the API's interactive docs: Swagger UI's own layout (tests/browser/test_api_docs.py)",

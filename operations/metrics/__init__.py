@@ -1,0 +1,1 @@
+"""/metrics: Prometheus's text format, behind a token (METRICS_TOKEN)."""
