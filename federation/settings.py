@@ -510,6 +510,9 @@ HEALTH_QUEUE_MAX_AGE = env_int("HEALTH_QUEUE_MAX_AGE", 300, minimum=1)
 HEALTH_BEAT_MAX_AGE = env_int("HEALTH_BEAT_MAX_AGE", 180, minimum=61)
 HEALTH_OUTBOX_MAX_AGE = env_int("HEALTH_OUTBOX_MAX_AGE", 900, minimum=1)
 HEALTH_RATING_MAX_WAIT = env_int("HEALTH_RATING_MAX_WAIT", 1800, minimum=1)
+# With BACKUP_DIR set: the age of the last good backup before /health/ says "backup" failing (26 h: a
+# night missed, with room for a slow one).
+HEALTH_BACKUP_MAX_AGE = env_int("HEALTH_BACKUP_MAX_AGE", 26 * 3600, minimum=3600)
 # /metrics (Prometheus) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is 404.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 if METRICS_TOKEN and len(METRICS_TOKEN) < 16:

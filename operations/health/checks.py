@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from operations.backup import selectors as backup_selectors
 from operations.health import broker, selectors
 
 logger = logging.getLogger(__name__)
@@ -114,6 +115,24 @@ def rating_runs(now: datetime.datetime) -> dict:
     return part
 
 
+def backups(now: datetime.datetime) -> dict:
+    """The nightly backup (operations/backup): failing when the last one failed, or when the last good
+    one is older than HEALTH_BACKUP_MAX_AGE (a night missed); "not used" without BACKUP_DIR."""
+    if not settings.BACKUP_DIR:
+        return {"status": NOT_USED, "why": "BACKUP_DIR is not set: no nightly backup"}
+    last, good = backup_selectors.last_backup(), backup_selectors.last_good_backup()
+    part = {
+        "last": last.started_at.isoformat() if last else None,
+        "last_good": good.finished_at.isoformat() if good else None,
+        "age_seconds": _age(good.finished_at if good else None, now),
+    }
+    if last is not None and not last.succeeded:
+        return {"status": FAILING, **part, "why": f"the last backup failed: {last.error[:200]}"}
+    if good is None or part["age_seconds"] > settings.HEALTH_BACKUP_MAX_AGE:
+        return {"status": FAILING, **part, "why": f"no good backup in the last {settings.HEALTH_BACKUP_MAX_AGE} s"}
+    return {"status": OK, **part}
+
+
 def report(*, web_only: bool = False) -> dict:
     """The whole report (`web_only`: the database and the cache alone, what a web server needs to
     answer pages: for a load balancer, which must not take every web server out of rotation
@@ -127,11 +146,13 @@ def report(*, web_only: bool = False) -> dict:
             try:
                 parts["outbox"] = outbox(now)
                 parts["rating_runs"] = rating_runs(now)
+                parts["backup"] = backups(now)
             except Exception as error:  # the database went away between the checks
                 parts["database"] = _failure("database", error)
         if parts["database"]["status"] != OK:
             parts.setdefault("outbox", {"status": UNKNOWN, "why": "the database is down"})
             parts.setdefault("rating_runs", {"status": UNKNOWN, "why": "the database is down"})
+            parts.setdefault("backup", {"status": UNKNOWN, "why": "the database is down"})
     failing = [name for name, part in _flat(parts) if part.get("status") == FAILING]
     return {"status": FAILING if failing else OK, "failing": failing, "checked_at": now.isoformat(), "parts": parts}
 

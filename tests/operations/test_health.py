@@ -115,3 +115,45 @@ def test_it_reads_the_beat_tick_where_a_scheduler_runs(client, settings):
     cache.set("operations:beat-tick", timezone.now() - datetime.timedelta(seconds=90), timeout=None)
     status, body = health(client)
     assert status == 503 and body["failing"] == ["beat"]
+
+
+def backup_run(*, hours_ago: float, succeeded: bool, error: str = "") -> None:
+    from operations.backup.models import BackupRun
+
+    finished = timezone.now() - datetime.timedelta(hours=hours_ago)
+    BackupRun.objects.create(
+        started_at=finished - datetime.timedelta(seconds=30), finished_at=finished, succeeded=succeeded,
+        directory="/var/backups/federation", name="" if error else "20261126-030000", error=error,
+    )  # fmt: skip
+
+
+def test_it_names_the_backup_when_a_night_is_missed_or_the_last_one_failed(client, settings, tmp_path):
+    settings.BACKUP_DIR = str(tmp_path)
+    settings.HEALTH_BACKUP_MAX_AGE = 26 * 3600
+    status, body = health(client)
+    assert status == 503 and body["failing"] == ["backup"]
+    assert body["parts"]["backup"]["why"] == "no good backup in the last 93600 s"
+
+    backup_run(hours_ago=3, succeeded=True)
+    status, body = health(client)
+    assert status == 200 and body["parts"]["backup"]["status"] == "ok"
+    assert body["parts"]["backup"]["age_seconds"] == pytest.approx(3 * 3600, abs=5)
+
+    backup_run(hours_ago=0.5, succeeded=False, error="pg_dump: error: connection refused")
+    status, body = health(client)
+    assert status == 503 and body["failing"] == ["backup"]
+    assert body["parts"]["backup"]["why"] == "the last backup failed: pg_dump: error: connection refused"
+
+
+def test_it_says_the_backup_is_not_used_without_a_backup_folder(client, settings):
+    settings.BACKUP_DIR = None
+    backup_run(hours_ago=200, succeeded=True)
+    status, body = health(client)
+    assert status == 200 and body["parts"]["backup"]["status"] == "not used"
+
+
+def test_it_names_the_backup_when_the_last_good_one_is_too_old(client, settings, tmp_path):
+    settings.BACKUP_DIR = str(tmp_path)
+    backup_run(hours_ago=27, succeeded=True)
+    status, body = health(client)
+    assert status == 503 and body["failing"] == ["backup"]
