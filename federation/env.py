@@ -125,11 +125,13 @@ def env_broker(name: str, default: str | None, *, environ_=None) -> str | None:
 _CACHE_SCHEMES = {"redis", "rediss", "locmem"}
 
 
-def env_cache(name: str, *, production: bool, environ_=None) -> dict:
+def env_cache(name: str, *, production: bool, environ_=None, timeout: float = 2.0) -> dict:
     """A Django CACHES entry: Redis (shared by every process) or local memory (one process).
 
     Login throttling, the API's rate limit and cached pages must be counted across every web
-    process and worker, so production refuses per-process memory.
+    process and worker, so production refuses per-process memory. `timeout` bounds the connect and
+    every read: a Redis that hangs (rather than refusing) must fail a request's cache call, which the
+    site survives, instead of holding the request, and a gateway's webhook, without end.
     """
     url = env_str(name, None, environ_=environ_)
     if url is None or url == "locmem://":
@@ -148,7 +150,11 @@ def env_cache(name: str, *, production: bool, environ_=None) -> dict:
     database = parts.path.lstrip("/")
     if not parts.hostname or port == -1 or (database and not database.isdigit()) or parts.fragment:
         raise ImproperlyConfigured(f"{name}={_masked(url)!r} is not a redis://host:port/db address (db a number)")
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
+    }
 
 
 def redis_database(url: str) -> tuple[str, int, int]:

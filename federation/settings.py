@@ -283,7 +283,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Shared by every process (login throttling, the API's rate limit, cached pages): Redis in
 # production; local memory of one process in development when CACHE_URL is unset.
-CACHES = {"default": env_cache("CACHE_URL", production=PRODUCTION)}
+CACHES = {
+    "default": env_cache(
+        "CACHE_URL", production=PRODUCTION, timeout=env_float("CACHE_SOCKET_TIMEOUT", 2.0, minimum=0.1)
+    )
+}
 # Clearing the cache empties its whole Redis database: the queued rating runs would go with it.
 if (
     CACHES["default"]["LOCATION"].startswith("redis")

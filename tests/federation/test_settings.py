@@ -198,7 +198,41 @@ def test_it_reads_the_cache_url():
     locmem = env_cache("CACHE_URL", production=False, environ_={"CACHE_URL": "locmem://"})
     assert locmem["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     redis = env_cache("CACHE_URL", production=True, environ_={"CACHE_URL": "redis://127.0.0.1:6379/4"})
-    assert redis == {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:6379/4"}
+    assert redis == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6379/4",
+        "OPTIONS": {"socket_connect_timeout": 2.0, "socket_timeout": 2.0},
+    }
+
+
+def test_it_gives_up_on_a_cache_that_accepts_and_never_answers():
+    """A Redis that hangs: the connection is accepted and nothing comes back. The cache call must
+    fail (the site survives a failing cache) rather than hold the request for ever."""
+    import socket
+    import threading
+
+    from django.core.cache.backends.redis import RedisCache
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    url = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+    entry = env_cache("CACHE_URL", production=True, environ_={"CACHE_URL": url}, timeout=0.5)
+    cache = RedisCache(entry["LOCATION"], {"OPTIONS": entry["OPTIONS"]})
+    outcome = []
+
+    def ask():
+        try:
+            outcome.append(cache.get("anything"))
+        except Exception as error:  # the kind of failure is what the test reads
+            outcome.append(error)
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(60)  # not a speed target: without the timeout the thread would never end
+    silent.close()
+    assert not asking.is_alive(), "the cache call still waits on a silent Redis"
+    assert isinstance(outcome[0], TimeoutError) or "Timeout" in type(outcome[0]).__name__, outcome
 
 
 @pytest.mark.parametrize(
