@@ -298,8 +298,17 @@ def test_it_reads_every_player_field_of_vega():
         "country": "VIC",
         "points": Decimal("5.0"),
     }
-    # The standings page adds the rank.
-    assert read("vega-best-in-the-west-2025-standings.html").player(1).rank is not None
+    # The standings page adds the rank; its title box's class gives the sex there too (lost before).
+    standings = read("vega-best-in-the-west-2025-standings.html")
+    assert (standings.player(1).rank, standings.player(1).sex, standings.player(1).title) == (1, "M", "IM")
+    assert {p.start_number: p.sex for p in standings.players} == {p.start_number: p.sex for p in west.players}
+    # "Origin" (Vega's club or town) is empty in every real page here: the standings with Morris's filled in
+    # (before, the column was not known).
+    page = example("vega-best-in-the-west-2025-standings.html").replace(
+        b'VIC</td><td></td><td class="score"> 5.0', b'VIC</td><td>Box Hill CC</td><td class="score"> 5.0', 1
+    )
+    assert b"Box Hill CC" in page
+    assert read_result_file("standings.html", page).player(1).club == "Box Hill CC"
 
 
 # --- PGN: the tags that carry player data --------------------------------------------------------------------
