@@ -44,7 +44,9 @@ from tournaments.importers.spreadsheets import MAX_COLUMNS, TOO_LARGE, Grid, col
 
 COLUMNS = (
     ("rank", r"rk|rank|rg|rang|platz|pl|place|место|мес|pos|cl|clas|colocação|col"),
-    ("start", r"no|nr|snr|sno|start ?no|start-?nr|ст ?ном|ст ?№|стартовый номер|№|n°|nº|num|número|ном"
+    (
+        "start",
+        r"no|nr|snr|sno|start ?no|start-?nr|ст ?ном|ст ?№|стартовый номер|№|n°|nº|num|número|ном"
         # Portuguese and Spanish chess-results: "Nº.Inic.", "N.Inic." (número inicial)
         r"|n[º°o]? ?inic|nr ?inic",
     ),

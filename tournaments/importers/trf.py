@@ -219,9 +219,9 @@ def _national_records(parsed: ParsedFile, records: list[tuple[str, Place]]) -> N
         if national_id and not player.local_id:
             player.local_id = f"{line[:3]} {national_id}"
         birth, precision = parse_date(_field(line, 70, 79).strip())
-        if precision == "day" and player.birth_precision != "day":
-            if player.birth_date is None or player.birth_date.year == birth.year:
-                player.birth_date, player.birth_precision = birth, precision
+        fuller = precision == "day" and player.birth_precision != "day"
+        if fuller and (player.birth_date is None or player.birth_date.year == birth.year):
+            player.birth_date, player.birth_precision = birth, precision
         if not player.sex:
             player.sex = {"m": "M", "w": "F", "f": "F"}.get(_field(line, 10, 10).strip().lower(), "")
         if not player.title:

@@ -115,7 +115,8 @@ def test_it_warns_of_a_national_record_for_a_player_not_in_the_file():
     )
     parsed = read_result_file("n.trf", data)
     ivanov = parsed.player(1)
-    assert (ivanov.national_rating, ivanov.local_id, ivanov.birth_date) == (1750, "RUS 4100123", datetime.date(2010, 3, 4))
+    assert (ivanov.national_rating, ivanov.local_id) == (1750, "RUS 4100123")
+    assert (ivanov.birth_date, ivanov.birth_precision) == (datetime.date(2010, 3, 4), "day")
     assert [str(w) for w in parsed.warnings if w.code == "missing_player"] == [
         "n.trf, line 8, column 5-8: a national record (RUS) names start rank '9', which no player line has"
     ]
@@ -177,7 +178,8 @@ def test_it_reads_every_player_field_of_swiss_manager():
     assert sum(1 for p in read("sm-elllobregat-open-2023.TUNX").players if p.sex == "F") == 15
     # The round robin (.TURX) and the team file (.TUMX): the same fields.
     marcio = read("sm-round-robin-6.TURX").player(1)
-    assert (marcio.national_id, marcio.national_rating, marcio.club, marcio.birth_date.year) == ("3741", 1816, "Jtc", 1964)
+    assert (marcio.national_id, marcio.national_rating, marcio.club) == ("3741", 1816, "Jtc")
+    assert marcio.birth_date.year == 1964
     carlos = read("sm-team-swiss-93.TUMX").player(1)
     assert (carlos.title, carlos.national_id, carlos.national_rating, carlos.country) == ("IM", "2041", 2496, "BRA")
 
@@ -258,7 +260,21 @@ def test_it_reads_the_columns_no_real_download_here_shows():
     )
     russian = xlsx(
         [
-            ["Ст.№", "Фамилия", "Имя", "Отчество", "Титул", "ФИДЕ ID", "ИД", "Рейт", "Нрт", "Фед", "Клуб", "Год", "Пол"],
+            [
+                "Ст.№",
+                "Фамилия",
+                "Имя",
+                "Отчество",
+                "Титул",
+                "ФИДЕ ID",
+                "ИД",
+                "Рейт",
+                "Нрт",
+                "Фед",
+                "Клуб",
+                "Год",
+                "Пол",
+            ],
             [1, "Иванов", "Пётр", "Сергеевич", "FM", 4100123, "1234", 2301, 2290, "RUS", "Казань", 2001, "м"],
         ]
     )
@@ -319,7 +335,7 @@ PGN_TAGS = {"White": "family_name", "WhiteTitle": "title", "WhiteElo": "rating",
 def test_it_reads_every_player_tag_of_pgn():
     # fide-grand-swiss-2021.pgn carries White/Black, *Title, *Elo and *FideId.
     caruana = next(p for p in read("fide-grand-swiss-2021.pgn").players if p.family_name == "Caruana")
-    assert fields(caruana, list(PGN_TAGS.values()) + ["given_names"]) == {
+    assert fields(caruana, [*PGN_TAGS.values(), "given_names"]) == {
         "family_name": "Caruana",
         "title": "GM",
         "rating": 2800,
@@ -328,8 +344,8 @@ def test_it_reads_every_player_tag_of_pgn():
     }
     # WhiteTeam/BlackTeam with a federation's three letters (olympiad PGNs): no real example here.
     data = (
-        '[Event "Olympiad"]\n[Round "1"]\n[White "Ivanov, Petr"]\n[Black "Smith, John"]\n[Result "1-0"]\n'
-        '[WhiteTeam "RUS"]\n[BlackTeam "ENG"]\n[WhiteElo "2500"]\n[BlackElo "2400"]\n\n1. e4 e5 1-0\n'
-    ).encode()
+        b'[Event "Olympiad"]\n[Round "1"]\n[White "Ivanov, Petr"]\n[Black "Smith, John"]\n[Result "1-0"]\n'
+        b'[WhiteTeam "RUS"]\n[BlackTeam "ENG"]\n[WhiteElo "2500"]\n[BlackElo "2400"]\n\n1. e4 e5 1-0\n'
+    )
     parsed = read_result_file("o.pgn", data)
     assert {p.family_name: p.country for p in parsed.players} == {"Ivanov": "RUS", "Smith": "ENG"}
