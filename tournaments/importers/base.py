@@ -223,6 +223,9 @@ class ParsedPlayer:
     given_names: str = ""
     fide_id: int | None = None
     national_id: str | None = None  # the federation's own id, when the file carries one
+    # Another federation's id for the player, as the file gives it ("IND 70100010001" of a TRF26 national
+    # record): kept and shown, never matched as this site's federation id.
+    local_id: str = ""
     rating: int | None = None  # the rating column of the file (FIDE rating in FIDE exports)
     national_rating: int | None = None
     country: str = ""

@@ -44,15 +44,20 @@ from tournaments.importers.spreadsheets import MAX_COLUMNS, TOO_LARGE, Grid, col
 
 COLUMNS = (
     ("rank", r"rk|rank|rg|rang|platz|pl|place|место|мес|pos|cl|clas|colocação|col"),
-    ("start", r"no|nr|snr|sno|start ?no|start-?nr|ст ?ном|ст ?№|стартовый номер|№|n°|nº|num|número|ном"),
+    (
+        "start",
+        r"no|nr|snr|sno|start ?no|start-?nr|ст ?ном|ст ?№|стартовый номер|№|n°|nº|num|número|ном"
+        # Portuguese and Spanish chess-results: "Nº.Inic.", "N.Inic." (número inicial)
+        r"|n[º°o]? ?inic|nr ?inic",
+    ),
     ("family", r"фамилия|surname|family name|last name|nachname|apellido|apellidos|sobrenome|nom de famille"),
     ("patronymic", r"отчество|patronymic"),
     ("name", r"name|nome|nombre|имя|фамилия,? имя|фамилия и имя|игрок|spieler|player|participant|участник"),
     ("title", r"title|titel|титул|título|tit"),
     ("fide_id", r"fide-?id|fide ?no|fide-?nr|id ?fide|фиде ?id|id ?фиде|фиде ?№"),
     ("national_id", r"id|nat-?id|idn|ид|national id|id ?nat"),
-    ("rating", r"rtg|elo|rating|рейт|рейтинг|rtgi|ирт|rtg int|elo fide|fide-?elo|фиде"),
-    ("national_rating", r"rtgn|nrtg|нрт|dwz|нац ?рейт|рейт ?нац|national rating"),
+    ("rating", r"rtg|elo|rating|рейт|рейтинг|rtgi|ирт|rtg int|elo fide|fide-?elo|фиде|eloi|elo int|рейт ?м|рейтм"),
+    ("national_rating", r"rtgn|nrtg|нрт|dwz|нац ?рейт|рейт ?нац|national rating|elon|elo nac|рейт ?н|рейтн"),
     ("federation", r"fed|федерация|фед|land|country|país|pais|страна"),
     ("club", r"club|клуб|клуб/город|club/city|verein|verein/ort|clube|clube/cidade|город|ort|cidade|club/ciudad"),
     ("birth", r"b-?day|born|birth|г ?р|год|год рождения|дата рождения|geb|jg|jahrg|jahrgang|nasc|ano|year"),

@@ -31,6 +31,7 @@ PLAYER_FIELDS = (
     ("country", gettext_noop("the federation")),
     ("title", gettext_noop("the title")),
     ("national_id", gettext_noop("the federation id")),
+    ("local_id", gettext_noop("the federation id")),
 )
 
 

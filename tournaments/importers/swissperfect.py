@@ -31,7 +31,7 @@ COLUMNS = {
     "start": r"no|no\.|#",
     "name": r"name",
     "points": r"total|pts|points|score",
-    "national_id": r"loc id|local id",
+    "local_id": r"loc id|local id",
     "fide_id": r"intl id|fide id",
     "rating": r"rating intl|intl rating|rtg intl|rating|rtg",
     "national_rating": r"rating local|local rating|rtg local|loc|loc rtg",
@@ -127,7 +127,8 @@ def _player(parsed: ParsedFile, values, columns, rounds, place: Place, cells) ->
         family_name=family.strip(),
         given_names=given.strip(),
         fide_id=number("fide_id"),
-        national_id=_value(values, columns.get("national_id")) or None,
+        # Another federation's id (see swissperfect_native): kept, never matched as this site's.
+        local_id=_value(values, columns.get("local_id")),
         rating=number("rating"),
         national_rating=number("national_rating"),
         club=_value(values, columns.get("club")),

@@ -35,6 +35,7 @@ from tournaments.importers.base import (
     ParsedGame,
     ParsedPlayer,
     Place,
+    Text,
     at_round,
     refusal,
 )
@@ -86,8 +87,9 @@ def table_kind(data: bytes) -> str | None:
     return None
 
 
-def read_dbf(data: bytes, name: str, file_name: str) -> list[dict[str, str]]:
-    """The live records of a dBase III table, each field's text (cp1252, as Swiss Perfect wrote it)."""
+def read_dbf(data: bytes, name: str, file_name: str) -> list[tuple[int, dict[str, str]]]:
+    """The live records of a dBase III table, each field's text (cp1252, as Swiss Perfect wrote it), with
+    its record number counting the deleted records before it, as dBase tools number them."""
     place = Place(file_name, detail=name)
     if len(data) < 32 or data[0] & 0x07 != 3:
         raise refusal(gettext_noop("%(name)s is not a dBase III table"), place, "bad_dbf", name=name)
@@ -105,7 +107,7 @@ def read_dbf(data: bytes, name: str, file_name: str) -> list[dict[str, str]]:
             raw = record[offset : offset + length].split(b"\0")[0]
             row[field_name] = raw.decode("cp1252", "replace").strip()
             offset += length
-        records.append(row)
+        records.append((index + 1, row))
     return records
 
 
@@ -140,11 +142,13 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     players = read_dbf(archive.read(members["trn"]), members["trn"].filename, file_name)
     games = read_dbf(archive.read(members["sco"]), members["sco"].filename, file_name)
     by_id, withdrawn = {}, set()
-    for row_number, row in enumerate(players, start=1):
+    for record, row in players:
         start = row.get("START_NO", "")
         if not start.isdigit():
             continue
-        player = _player(parsed, row, Place(file_name, row=row_number, detail=members["trn"].filename))
+        # The record as a dBase tool numbers it (deleted ones counted) and the player as Swiss Perfect shows him.
+        detail = Text.of(gettext_noop("%(table)s, player %(number)s"), table=members["trn"].filename, number=start)
+        player = _player(parsed, row, Place(file_name, row=record, detail=detail))
         if not player.family_name:
             parsed.error(gettext_noop("the name is empty"), player.place, "no_name")
         parsed.players.append(player)
@@ -152,8 +156,8 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         if row.get("WITHDRAWAL", "").strip("0 "):
             withdrawn.add(player.start_number)
     check_unique_start_numbers(parsed)
-    for row_number, row in enumerate(games, start=1):
-        _game(parsed, row, by_id, withdrawn, Place(file_name, row=row_number, detail=members["sco"].filename))
+    for record, row in games:
+        _game(parsed, row, by_id, withdrawn, Place(file_name, row=record, detail=members["sco"].filename))
     parsed.rounds = max(parsed.rounds, max((g.round for g in parsed.games), default=0))
     if not parsed.players:
         raise refusal(gettext_noop("no players in the .trn file"), Place(file_name), "no_players")
@@ -185,7 +189,9 @@ def _player(parsed: ParsedFile, row: dict[str, str], place: Place) -> ParsedPlay
         family_name=" ".join(row.get("SURNAME", "").split()),
         given_names=" ".join(row.get("FIRSTNAME", "").split()),
         fide_id=_number(row.get("INTL_ID", "")),
-        national_id=row.get("LOC_ID") or None,
+        # Swiss Perfect's local id is the id of the federation whose list the arbiter loaded (the Irish
+        # Chess Union's in the real files), not this site's federation id: kept, never matched as ours.
+        local_id=row.get("LOC_ID", ""),
         rating=_number(row.get("INTL_RTG", "")),
         national_rating=_number(row.get("LOC_RTG", "")),
         country=row.get("FEDER", "").upper()[:3],

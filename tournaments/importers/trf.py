@@ -38,6 +38,10 @@ BYE_CODES = set("HFUZ")
 TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
 # Header records kept as they stand, and the field each fills.
 HEADER_RECORDS = {"012": "name", "022": "city", "032": "federation", "102": "chief_arbiter", "122": "time_control"}
+# TRF26's national rating records: the federation's code ("IND") in columns 1-3, then the 001 line's
+# columns: start rank 5-8, sex 10, title 11-13, name 15-47, national rating 49-52, origin 54-56,
+# national id 58-68, birth date 70-79. JaVaFo's XX? records are no federation.
+NATIONAL_RECORD = re.compile(r"(?!XX)[A-Z]{3}")
 KNOWN_TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM", "ACM"}
 
 
@@ -80,6 +84,7 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     guessed: list[str] = []
     teams: list[str] = []
     teams26: list[str] = []
+    national: list[tuple[str, Place]] = []
     for number, line in enumerate(LINE_BREAKS.split(text), start=1):
         if not line.strip() or line.startswith("###"):
             continue
@@ -122,10 +127,13 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
             _bye_record(parsed, line, place, byes)
         elif code in ("062", "072", "082"):
             parsed.details[code] = value
+        elif NATIONAL_RECORD.fullmatch(code):
+            national.append((line, place))
     if not parsed.players:
         raise refusal(gettext_noop("no player lines (001) found"), Place(file_name), "no_players")
     read_dates(parsed, header_dates, round_texts)
     _teams(parsed, teams)
+    _national_records(parsed, national)
     if teams26:
         _teams26(parsed, teams26, byes)
         byes = []
@@ -187,6 +195,38 @@ def _teams26(parsed: ParsedFile, teams: list[str], byes) -> None:
                 "by them."
             )
         )
+
+
+def _national_records(parsed: ParsedFile, records: list[tuple[str, Place]]) -> None:
+    """TRF26's national records add what the 001 line lacks: the national rating, the federation's id
+    (kept as `local_id` with its federation's code: another federation's id is no id of this site), and
+    the full birth date where the 001 line gives only the year ("1987/00/00" there, "1987/07/05" here)."""
+    for line, place in records:
+        start = _field(line, 5, 8).strip()
+        player = parsed.player(int(start)) if start.isdigit() else None
+        if player is None:
+            parsed.warn(
+                gettext_noop("a national record (%(code)s) names start rank '%(text)s', which no player line has"),
+                _at(place, 5, 8),
+                "missing_player",
+                code=line[:3],
+                text=start,
+            )
+            continue
+        rating = _number(parsed, line, 49, 52, place, gettext_noop("the rating '%(text)s' is not a number"))
+        player.national_rating = player.national_rating or rating or None
+        national_id = _field(line, 58, 68).strip()
+        if national_id and not player.local_id:
+            player.local_id = f"{line[:3]} {national_id}"
+        birth, precision = parse_date(_field(line, 70, 79).strip())
+        fuller = precision == "day" and player.birth_precision != "day"
+        if fuller and (player.birth_date is None or player.birth_date.year == birth.year):
+            player.birth_date, player.birth_precision = birth, precision
+        if not player.sex:
+            player.sex = {"m": "M", "w": "F", "f": "F"}.get(_field(line, 10, 10).strip().lower(), "")
+        if not player.title:
+            title = _field(line, 11, 13).strip()
+            player.title = TITLES.get(title.lower(), title.upper() if title.upper() in KNOWN_TITLES else title)
 
 
 def _absences_counted_as_byes(parsed: ParsedFile) -> None:

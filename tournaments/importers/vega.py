@@ -59,7 +59,7 @@ DATES = re.compile(r"\d{1,2}/\d{1,2}/\d{4}")
 # The name column of the standings, players and round-robin pages ("Pairings" has "White Player").
 PLAYER_HEADINGS = {"player", "name"}
 # Vega's headings that chessresults.find_columns would not know.
-HEADINGS = {"#": "No.", "n": "No.", "player": "Name", "name": "Name"}
+HEADINGS = {"#": "No.", "n": "No.", "player": "Name", "name": "Name", "origin": "Club"}
 
 
 def is_vega(document) -> bool:
@@ -152,8 +152,8 @@ def _plain_cell(td) -> str:
 
 def table_rows(document, kind: str) -> list[list[str]]:
     """The players or round-robin table as rows of texts under headings chessresults knows: the
-    player cell of the standings (`<span class="idn">1</span> <span class="title">IM</span> <a>Name</a>`)
-    becomes the start number, title and name columns."""
+    player cell of the standings (`<span class="idn">1</span> <span class="title male">IM</span> <a>Name</a>`)
+    becomes the start number, title, name and sex columns; "Origin" (Vega's club or town) the club."""
     table = _first(document, "//table[.//td[@class='hole']]") if kind == "round robin" else _players_table(document)
     # The footer holds the tie-break legend, no player.
     rows = [row for row in table.xpath(".//tr") if row.getparent().tag != "tfoot"]
@@ -167,16 +167,20 @@ def table_rows(document, kind: str) -> list[list[str]]:
     result = []
     header = [HEADINGS.get(h.lower(), h) for h in headings]
     if split:
-        header[name_index : name_index + 1] = ["No.", "Title", "Name"]
+        header[name_index : name_index + 1] = ["No.", "Title", "Name", "Sex"]
     result.append(header)
     for cells in body:
         values = [_plain_cell(td) for td in cells]
         if split and len(cells) > name_index:
             player = cells[name_index]
+            title = _first(player, ".//span[contains(@class, 'title')]")
+            # The title box's class says the sex ("title female"), as in the crosstable.
+            classes = (title.get("class") or "").split() if title is not None else []
             values[name_index : name_index + 1] = [
                 _text(_first(player, ".//span[@class='idn']")),
-                _text(_first(player, ".//span[contains(@class, 'title')]")),
+                _text(title),
                 WITHDRAWN.sub("", _text(_first(player, ".//a")) or _text(player)),
+                "f" if "female" in classes else "m" if "male" in classes else "",
             ]
         elif len(cells) > name_index:
             values[name_index] = WITHDRAWN.sub("", values[name_index])

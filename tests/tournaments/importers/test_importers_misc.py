@@ -253,7 +253,7 @@ def test_it_imports_the_swiss_perfect_export():
     assert not parsed.errors
     assert len(parsed.players) == 56 and parsed.rounds == 6
     power = parsed.player(1)
-    assert (power.family_name, power.given_names, power.national_id, power.points) == ("Power", "Shane", "1794", 3)
+    assert (power.family_name, power.given_names, power.local_id, power.points) == ("Power", "Shane", "1794", 3)
     # "0:=" half-point byes, "+"/"-" forfeits, "0:-" a round not played.
     kinds = Counter(g.kind for g in parsed.games)
     assert (kinds["half_bye"], kinds["forfeit"]) == (6, 6)

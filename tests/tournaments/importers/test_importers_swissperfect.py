@@ -24,7 +24,7 @@ NATIVE_FIELDS = {
     "TITLE": "title",
     "INTL_ID": "fide_id",
     "INTL_RTG": "rating",
-    "LOC_ID": "national_id",
+    "LOC_ID": "local_id",
     "LOC_RTG": "national_rating",
     "CLUB": "club",
     "FEDER": "country",
@@ -55,7 +55,7 @@ def test_it_reads_every_player_field_of_the_swiss_perfect_players_table():
         "title": "",
         "fide_id": None,
         "rating": None,
-        "national_id": "731",
+        "local_id": "731",
         "national_rating": 1909,
         "club": "Kilkenny",
         "country": "",
@@ -66,7 +66,9 @@ def test_it_reads_every_player_field_of_the_swiss_perfect_players_table():
     assert sum(1 for p in mulcahy.players if p.birth_date) == 32
     assert {p.birth_precision for p in mulcahy.players if p.birth_date} == {"day"}
     rivera = mulcahy.player(1)  # no BIRTH_DATE
-    assert (rivera.birth_date, rivera.birth_precision, rivera.national_id) == (None, "unknown", "12330")
+    assert (rivera.birth_date, rivera.birth_precision, rivera.local_id) == (None, "unknown", "12330")
+    # LOC_ID is the Irish Chess Union's id: never this site's federation id, which matching uses.
+    assert {p.national_id for p in mulcahy.players} == {None}
     # The zipped Drogheda files: SEX 1, TITLE 5, INTL_ID, INTL_RTG and FEDER.
     drogheda = read_result_file("drog_a.zip", example("sp-drogheda-2010-a.zip"))
     assert not drogheda.errors
@@ -78,13 +80,13 @@ def test_it_reads_every_player_field_of_the_swiss_perfect_players_table():
         "title": "FM",
         "fide_id": None,
         "rating": None,
-        "national_id": "318",
+        "local_id": "318",
         "national_rating": 2198,
         "club": "Blanchardstown Juniors",
         "country": "",
     }
     erkki = drogheda.player(5)
-    assert (erkki.fide_id, erkki.rating, erkki.country, erkki.national_id) == (4690540, 1944, "XYZ", None)
+    assert (erkki.fide_id, erkki.rating, erkki.country, erkki.local_id) == (4690540, 1944, "XYZ", "")
     assert (drogheda.player(6).rating, drogheda.player(6).country) == (2033, "ESP")
     assert {p.sex for p in drogheda.players} == {"M"}
     # Gonzaga: SEX 0 (not given) for all, no birth dates (BIRTH_DATE empty in all 56 records), clubs and
@@ -93,7 +95,7 @@ def test_it_reads_every_player_field_of_the_swiss_perfect_players_table():
     assert sum(1 for p in gonzaga.players if p.birth_date) == 0
     assert {p.sex for p in gonzaga.players} == {""}
     duffy = gonzaga.player(9)
-    assert (duffy.display_name, duffy.club, duffy.national_id, duffy.national_rating) == (
+    assert (duffy.display_name, duffy.club, duffy.local_id, duffy.national_rating) == (
         "Duffy, Sinead",
         "Wicklow",
         "12185",
@@ -110,7 +112,7 @@ def test_it_reads_every_player_field_the_swiss_perfect_export_can_carry():
         "Name": "name",
         "Feder": "country",
         "Intl Id": "fide_id",
-        "Loc Id": "national_id",
+        "Loc Id": "local_id",
         "Rtg": "rating",
         "Loc": "national_rating",
         "Title": "title",
@@ -118,14 +120,14 @@ def test_it_reads_every_player_field_the_swiss_perfect_export_can_carry():
     # The real export has No, Name, Loc Id and Total: each read.
     export = read_result_file("gonzaga.txt", example("sp-gonzaga-2010-export.txt"))
     header = example("sp-gonzaga-2010-export.txt").decode().splitlines()[0].split("\t")
-    assert [column_of(h) for h in header[:4]] == ["start", "name", "national_id", "points"]
+    assert [column_of(h) for h in header[:4]] == ["start", "name", "local_id", "points"]
     neil = export.player(2)
-    assert (neil.family_name, neil.given_names, neil.national_id, neil.points) == ("Mullooly", "Neil M.", "6438", 6)
-    assert sum(1 for p in export.players if p.national_id) == 33
+    assert (neil.family_name, neil.given_names, neil.local_id, neil.points) == ("Mullooly", "Neil M.", "6438", 6)
+    assert sum(1 for p in export.players if p.local_id) == 33
     # Where both name a player, the native table says the same local id.
     together = native("sp-gonzaga-2010")
-    assert {p.start_number: p.national_id for p in export.players} == {
-        p.start_number: p.national_id for p in together.players
+    assert {p.start_number: p.local_id for p in export.players} == {
+        p.start_number: p.local_id for p in together.players
     }
 
 
@@ -158,8 +160,11 @@ def test_it_warns_of_a_birth_date_it_cannot_read_naming_the_row_and_field():
     name, data = combine([("m.trn", trn), ("m.sco", example("sp-mulcahy-2010.sco"))])
     parsed = read_result_file(name, data)
     assert not parsed.errors
+    # Keogh is the second live record but record 66 of the table: 64 deleted records (1-49, 51-65) stand
+    # before him. The warning names the record as a dBase tool numbers it and the player as Swiss Perfect
+    # shows him (before, "row 2", which counted only the live records).
     assert [str(p) for p in parsed.warnings] == [
-        "m.trn, m.sco, row 2, column BIRTH_DATE, m.trn: the birth date '19441316' cannot be read"
+        "m.trn, m.sco, row 66, column BIRTH_DATE, m.trn, player 6: the birth date '19441316' cannot be read"
     ]
     keogh = parsed.player(6)
     assert (keogh.birth_date, keogh.birth_precision) == (None, "unknown")
