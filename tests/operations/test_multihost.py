@@ -5,7 +5,7 @@ Redis shared (the test's database and broker). Through the proxy an arbiter uplo
 that the ratings worker rates, two phones play a game by SMS (the fake gateway receives every
 reply from the messages worker), then host 4 is killed in the middle of a rating run: host 5's beat
 takes the scheduler lock, host 4 comes back and the run is rated, nothing lost.
-benchmarks/multihost.py runs the full version (`make multihost`). Skipped without PostgreSQL and
+benchmarks/multihost/layout.py runs the full version (`make multihost`). Skipped without PostgreSQL and
 Redis; in CI a missing service is a failure. About a minute."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from benchmarks.multihost import Layout, run
+from benchmarks.multihost.layout import Layout, run
 from federation.celery import app
 from play.models import Transmission
 from ratings.models import RatingRequest

@@ -1,4 +1,4 @@
-"""The clients of the multi-host layout (benchmarks/multihost.py), as they meet the site through its
+"""The clients of the multi-host layout (benchmarks/multihost/layout.py), as they meet the site through its
 proxy: an arbiter in a browser (log in, upload, confirm the preview as the page fills it in) and a
 phone's SMS gateway posting signed webhooks."""
 

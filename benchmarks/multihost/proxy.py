@@ -1,4 +1,4 @@
-"""A small reverse proxy for the multi-host layout (benchmarks/multihost.py) where nginx is not
+"""A small reverse proxy for the multi-host layout (benchmarks/multihost/layout.py) where nginx is not
 installed: it listens on one address and spreads requests over the web servers in turn, as nginx's
 `upstream` block does, passing the client's address and scheme as nginx is told to in
 docs/operators/multi-host.md (X-Forwarded-For, X-Forwarded-Proto, X-Forwarded-Host). A web server
@@ -6,7 +6,7 @@ that refuses the connection is skipped for that request (the next one is tried),
 `proxy_next_upstream error` does. One line per request on standard output: the web server, the
 status, the method and the path, for the layout's report.
 
-    python -m benchmarks.proxy --listen 127.0.0.10:8080 --backend 127.0.0.2:8000 --backend 127.0.0.3:8000
+    python -m benchmarks.multihost.proxy --listen 127.0.0.10:8080 --backend 127.0.0.2:8000 --backend 127.0.0.3:8000
 
 Not for production: no TLS, no buffering limits, no keep-alive to the web servers.
 """

@@ -5,7 +5,7 @@ process group on its own loopback address, PostgreSQL and Redis shared.
 
     127.0.0.2   web 1     gunicorn
     127.0.0.3   web 2     gunicorn
-    127.0.0.10  proxy     benchmarks/proxy.py (nginx's part), in front of both web servers
+    127.0.0.10  proxy     benchmarks/multihost/proxy.py (nginx's part), in front of both web servers
     127.0.0.4   host 4    worker ratings@host4 (queues: ratings, default) + celery beat
     127.0.0.5   host 5    worker messages@host5 (queue: messages) + celery beat (the standby)
     127.0.0.6   host 6    worker engine@host6 (queue: engine) + worker ratings@host6 (full run only)
@@ -43,7 +43,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.multihost_clients import KEY, Arbiter, make_arbiter, sms_post, wait
+from benchmarks.multihost.clients import KEY, Arbiter, make_arbiter, sms_post, wait
 from benchmarks.pipeline import ROOT, create_database, tournament_file
 
 PROXY_ADDRESS = "127.0.0.10"
@@ -189,7 +189,7 @@ class Layout:
             "engine6": f"engine@host6.{self.run}",
         }
         names = self.worker_names
-        proxy_argv = [python, "-m", "benchmarks.proxy", "--listen", f"{PROXY_ADDRESS}:{self.proxy_port}"]
+        proxy_argv = [python, "-m", "benchmarks.multihost.proxy", "--listen", f"{PROXY_ADDRESS}:{self.proxy_port}"]
         for name, address in (("web1", "127.0.0.2"), ("web2", "127.0.0.3")):
             proxy_argv += ["--backend", f"{address}:{self.web_ports[name]}"]
         self.hosts = {
