@@ -27,7 +27,7 @@ their source address). Then, timed:
 
 PostgreSQL and Redis: BENCH_DATABASE_URL (default federation_multihost on the local server, created
 and migrated) and BENCH_BROKER_URL (default Redis database 6); the cache is BENCH_CACHE_URL (default
-Redis database 7). Logs in benchmarks/results/multihost/.
+Redis database 7). Each process's log in benchmarks/results/multihost/.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -47,7 +48,6 @@ from benchmarks.multihost.clients import KEY, Arbiter, make_arbiter, sms_post, w
 from benchmarks.pipeline import ROOT, create_database, tournament_file
 
 PROXY_ADDRESS = "127.0.0.10"
-PHONES = {"white": "+79990000401", "black": "+79990000402"}
 # Fool's mate's cousin: White mates on his third move (the messages each side sends).
 GAME = [
     ("white", "1. Nc3"),
@@ -199,7 +199,16 @@ class Layout:
             "host4": Host(
                 "host4",
                 "127.0.0.4",
-                [worker(names["ratings4"], [self.queues["ratings"], self.queues["default"]]), beat("beat-host4")],
+                [
+                    worker(
+                        names["ratings4"],
+                        [self.queues["ratings"], self.queues["default"]],
+                        # The suite's run: every rating run lasts a second more, so the kill lands inside one
+                        # on any machine (a failure drill's setting, docs/operators/configuration.md).
+                        RATING_RUN_PAUSE_SECONDS="1" if reduced else "0",
+                    ),
+                    beat("beat-host4"),
+                ],
             ),
             "host5": Host(
                 "host5", "127.0.0.5", [worker(names["messages5"], [self.queues["messages"]]), beat("beat-host5")]
@@ -299,16 +308,28 @@ def rating_run(layout: Layout, arbiter: Arbiter, *, players: int, rounds: int) -
 def mobile_game(layout: Layout, gateway) -> dict:
     from django.utils import timezone
 
-    from benchmarks.play_common import players
     from play import services
     from play.models import ChannelAddress, MobileGame, Transmission
+    from players.models import Player
+    from players.services import allocate_federation_ids
 
-    white, black = players(2)
-    ChannelAddress.objects.filter(address__in=PHONES.values()).delete()
+    # Two new players and numbers each run: an earlier run's game never shares a phone with this one.
+    phones = {side: f"+7999{int(layout.run, 16) % 10**6:06d}{i}" for i, side in enumerate(("white", "black"))}
+    white, black = (
+        Player.objects.create(
+            federation_id=fid,
+            family_name="Multihost",
+            given_names=f"{side.title()} {layout.run}",
+            name_key=f"multihost {side} {layout.run}",
+            latin_key=f"multihost {side} {layout.run}",
+            birth_date=datetime.date(2000, 1, 1),
+            birth_precision="day",
+        )
+        for fid, side in zip(allocate_federation_ids(2), ("white", "black"), strict=True)
+    )
     now = timezone.now()
-    for player, phone in ((white, PHONES["white"]), (black, PHONES["black"])):
-        ChannelAddress.objects.filter(player=player, channel="sms").delete()
-        ChannelAddress.objects.create(player=player, channel="sms", address=phone, verified_at=now)
+    for player, side in ((white, "white"), (black, "black")):
+        ChannelAddress.objects.create(player=player, channel="sms", address=phones[side], verified_at=now)
     game = services.game_create(white=white, black=black, start=now - datetime.timedelta(minutes=30))
     MobileGame.objects.filter(pk=game.pk).update(white_channel="sms", black_channel="sms")
     began = time.perf_counter()
@@ -316,7 +337,7 @@ def mobile_game(layout: Layout, gateway) -> dict:
     for number, (side, text) in enumerate(GAME, start=1):
         before = len(gateway.sent)
         sent = time.perf_counter()
-        answer = sms_post(layout.base, PHONES[side], text, number)
+        answer = sms_post(layout.base, phones[side], text, number)
         if answer.status_code != 200 or answer.json().get("outcome") != "move":
             raise RuntimeError(f"move {number} ({text!r}) was answered {answer.status_code}: {answer.text[:500]}")
         # Each move: its acknowledgement to the mover, its notice to the opponent (and, at the
@@ -444,8 +465,9 @@ def main(argv=None) -> int:
         "SMS_GATEWAY_URL": gateway.url,
         "SMS_GATEWAY_USER": gateway.user,
         "SMS_GATEWAY_PASSWORD": gateway.password,
-        "MEDIA_ROOT": str(ROOT / "benchmarks" / "results" / "multihost" / "media"),
-        "PRIVATE_ROOT": str(ROOT / "benchmarks" / "results" / "multihost" / "private"),
+        # The uploaded files, shared by every host (a network share on real hosts).
+        "MEDIA_ROOT": tempfile.mkdtemp(prefix="multihost-media-"),
+        "PRIVATE_ROOT": tempfile.mkdtemp(prefix="multihost-private-"),
     }
     layout = Layout(env, ROOT / "benchmarks" / "results" / "multihost", reduced=args.reduced)
     os.environ.update(layout.env)

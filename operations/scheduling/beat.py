@@ -35,6 +35,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 logger = logging.getLogger("operations.scheduling")
 
+# One token per process (beat makes a second scheduler for its banner): host, pid and a random part.
+_PROCESS = uuid.uuid4().hex[:8]
 # Renew (or, standing by, try to take) the lock this many times per TTL.
 RENEWALS_PER_TTL = 3
 
@@ -72,7 +74,7 @@ class LockedScheduler(Scheduler):
         self.ttl = float(settings.BEAT_LOCK_SECONDS)
         self.key = settings.BEAT_LOCK_KEY
         self.runs_key = f"{self.key}:last-run"
-        self.token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.token = f"{socket.gethostname()}:{os.getpid()}:{_PROCESS}"
         self.holding = False
         self.redis = redis.Redis.from_url(url, socket_timeout=self.ttl / RENEWALS_PER_TTL)
         self._renew = self.redis.register_script(_RENEW)
