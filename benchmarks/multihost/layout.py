@@ -124,6 +124,8 @@ class Layout:
         self.reduced = reduced
         self.logs = logs
         logs.mkdir(parents=True, exist_ok=True)
+        for old in logs.glob("*.log"):  # an earlier run's
+            old.unlink()
         self.queues = {
             "default": f"default-{self.run}",
             "ratings": f"ratings-{self.run}",
@@ -377,10 +379,12 @@ def killed_host(layout: Layout, arbiter: Arbiter, *, players: int, rounds: int) 
     if not running.exists():
         raise RuntimeError("the run ended before host 4 could be killed: give it a larger tournament")
     time.sleep(0.1)  # inside the run, not at its first instant
+    standby = layout.part("beat-host5")
+    said = len(standby.text())
     layout.hosts["host4"].kill()
     killed = time.perf_counter()
-    standby = layout.part("beat-host5")
-    wait(lambda: "taken by" in standby.text(), layout.lock_seconds + 30, "host 5's beat to take over", every=0.05)
+    took = lambda: "taken by" in standby.text()[said:]  # noqa: E731
+    wait(took, layout.lock_seconds + 30, "host 5's beat to take over", every=0.05)
     takeover = time.perf_counter() - killed
     if layout.reduced:
         time.sleep(1)
