@@ -35,8 +35,6 @@ from django.core.exceptions import ImproperlyConfigured
 
 logger = logging.getLogger("operations.scheduling")
 
-# One token per process (beat makes a second scheduler for its banner): host, pid and a random part.
-_PROCESS = uuid.uuid4().hex[:8]
 # Renew (or, standing by, try to take) the lock this many times per TTL.
 RENEWALS_PER_TTL = 3
 
@@ -74,7 +72,7 @@ class LockedScheduler(Scheduler):
         self.ttl = float(settings.BEAT_LOCK_SECONDS)
         self.key = settings.BEAT_LOCK_KEY
         self.runs_key = f"{self.key}:last-run"
-        self.token = f"{socket.gethostname()}:{os.getpid()}:{_PROCESS}"
+        self.token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.holding = False
         self.redis = redis.Redis.from_url(url, socket_timeout=self.ttl / RENEWALS_PER_TTL)
         self._renew = self.redis.register_script(_RENEW)
@@ -127,8 +125,17 @@ class LockedScheduler(Scheduler):
 
     def reserve(self, entry):
         new_entry = super().reserve(entry)
-        self.redis.hset(self.runs_key, entry.name, new_entry.last_run_at.isoformat())
+        try:
+            self.redis.hset(self.runs_key, entry.name, new_entry.last_run_at.isoformat())
+        except redis.RedisError as error:
+            # Not recorded: a beat taking over could fire it again. Not sent; the next due moment is.
+            logger.warning("Scheduler: %s not sent, its run could not be recorded in Redis (%s)", entry.name, error)
+            self.holding = False
         return new_entry
+
+    def apply_entry(self, entry, producer=None):
+        if self.holding:
+            super().apply_entry(entry, producer=producer)
 
     # --- Celery's loop --------------------------------------------------------------------------
 
@@ -145,4 +152,4 @@ class LockedScheduler(Scheduler):
 
     @property
     def info(self):
-        return f"    . lock -> {self.key} (TTL {self.ttl:g} s, token {self.token})"
+        return f"    . lock -> {self.key} (TTL {self.ttl:g} s)"
