@@ -74,7 +74,7 @@ beat: $(VENV)/.runtime
 
 # The multi-host layout on this machine (loopback addresses 127.0.0.2-10, PostgreSQL and Redis as for
 # `make bench`: BENCH_DATABASE_URL, BENCH_BROKER_URL, BENCH_CACHE_URL): a rating run, an SMS game and a
-# worker host killed mid-run, timed. About three minutes.
+# worker host killed mid-run, timed. About two minutes.
 .PHONY: multihost
 multihost: $(VENV)/.runtime
 	mkdir -p benchmarks/results

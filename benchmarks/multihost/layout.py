@@ -391,6 +391,9 @@ def killed_host(layout: Layout, arbiter: Arbiter, *, players: int, rounds: int) 
         layout.hosts["host4"].start()  # the machine is back: its worker, and its beat (now the standby)
     wait(lambda: rated(tournament), 240, "the killed run to be rated again", every=0.1)
     recovered = time.perf_counter() - killed
+    # The tournament is rated inside the run's transaction; its request is marked done just after.
+    open_requests = RatingRequest.objects.filter(tournament_id=tournament).exclude(state="done")
+    wait(lambda: not open_requests.exists(), 30, "the killed run's request to be done", every=0.05)
     rows = list(RatingRequest.objects.filter(tournament_id=tournament).values("state", "worker", "attempts"))
     first = next((row["worker"] for row in rows if row["state"] == "done"), "?")
     return {
