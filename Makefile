@@ -67,8 +67,18 @@ worker: $(VENV)/.runtime
 engine-worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation worker -Q engine -n engine@%h --loglevel=INFO --concurrency=1
 
+# The one scheduler: start it on two hosts if you like; the one holding the Redis lock
+# (CELERY_BEAT_SCHEDULER, BEAT_LOCK_SECONDS) fires the jobs, the other stands by (docs/operators/multi-host.md).
 beat: $(VENV)/.runtime
 	$(VENV)/bin/celery -A federation beat --loglevel=INFO
+
+# The multi-host layout on this machine (loopback addresses 127.0.0.2-10, PostgreSQL and Redis as for
+# `make bench`: BENCH_DATABASE_URL, BENCH_BROKER_URL, BENCH_CACHE_URL): a rating run, an SMS game and a
+# worker host killed mid-run, timed. About two minutes.
+.PHONY: multihost
+multihost: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.multihost | tee benchmarks/results/multihost.md
 
 # The catalogue without source locations (--no-location): an entry moves only when its text changes, so
 # branches that add messages merge without conflicts over line numbers; no obsolete entries (#~) either.

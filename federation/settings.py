@@ -257,7 +257,24 @@ if DEV_SCHEDULER and (PRODUCTION or not CELERY_TASK_ALWAYS_EAGER):
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # The computers' moves have their own queue and worker (`make engine-worker`), so a rating run is
 # never delayed by a game and a game never waits behind a rating run.
+# On more than one machine (docs/operators/multi-host.md) the rating runs and the mobile games'
+# messages get queues of their own too, each served by its own pool of workers: RATINGS_QUEUE
+# (ratings.tasks.*) and MESSAGES_QUEUE (play.tasks.* but the engine's). Unset, they are the default
+# queue that `make worker` serves. Every process (web and workers) must be given the same values:
+# the sender picks the queue.
+RATINGS_QUEUE = env_str("RATINGS_QUEUE", None)
+MESSAGES_QUEUE = env_str("MESSAGES_QUEUE", None)
 CELERY_TASK_ROUTES = {"play.tasks.engine_move": {"queue": "engine"}, "play.tasks.calibration_game": {"queue": "engine"}}
+if RATINGS_QUEUE:
+    CELERY_TASK_ROUTES["ratings.tasks.*"] = {"queue": RATINGS_QUEUE}
+if MESSAGES_QUEUE:
+    CELERY_TASK_ROUTES["play.tasks.*"] = {"queue": MESSAGES_QUEUE}
+# Exactly one scheduler however many `celery beat` run (one per host for safety): the one holding
+# a Redis lock (in the broker's Redis) fires the jobs, the others stand by and one takes over within
+# BEAT_LOCK_SECONDS of its death (operations/scheduling/beat.py).
+CELERY_BEAT_SCHEDULER = "operations.scheduling.beat:LockedScheduler"
+BEAT_LOCK_SECONDS = env_int("BEAT_LOCK_SECONDS", 30, minimum=3)
+BEAT_LOCK_KEY = env_str("BEAT_LOCK_KEY", "federation:beat")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.multihost.layout import main
+
+sys.exit(main())

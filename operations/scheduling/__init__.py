@@ -1,0 +1,1 @@
+"""Exactly one scheduler for the whole installation, however many `celery beat` are started."""
