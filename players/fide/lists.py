@@ -8,13 +8,15 @@ that keep the pre-FOA header; checked against the column table of the current fi
 TXT, fixed width, one header line whose words start their columns:
 - combined with FOA titles, players_list_foa.txt (162-character lines)::
 
-    ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
+    ID Number      Name                                                         Fed Sex Tit  WTit OTit  (continued)
+               FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag
 
 - combined before the FOA column, players_list.txt (158 characters): the same without "FOA ";
 - one kind, standard_rating_list.txt / rapid_... / blitz_... (inside the zip: standard_oct26frl.txt),
   136 characters, the rating column headed by the list's month::
 
-    ID Number      Name                                                         Fed Sex Tit  WTit OTit           FOA OCT26 Gms K  B-day Flag
+    ID Number      Name                                                         Fed Sex Tit  WTit OTit  (continued)
+               FOA OCT26 Gms K  B-day Flag
 
   Columns are taken from the header, so a year whose widths differ still parses. A few lines of
   the real combined list are one character longer (an other-titles text such as

@@ -63,9 +63,7 @@ def _load_postgresql(rows, counts) -> None:
     table = FideListEntry._meta.db_table
     with connection.cursor() as cursor:
         # The staging table: no index while it fills, dropped at the end of the transaction.
-        cursor.execute(
-            f"CREATE TEMPORARY TABLE {STAGING} (LIKE {table} INCLUDING DEFAULTS) ON COMMIT DROP"  # noqa: S608
-        )
+        cursor.execute(f"CREATE TEMPORARY TABLE {STAGING} (LIKE {table} INCLUDING DEFAULTS) ON COMMIT DROP")
         cursor.execute(f"ALTER TABLE {STAGING} DROP COLUMN id")
     with copy_stream(FideListEntry, COLUMNS, table=STAGING) as stream:
         write = stream.write

@@ -12,7 +12,8 @@ from players.fide import lists, services
 
 def _month(text: str) -> datetime.date:
     try:
-        return datetime.datetime.strptime(text, "%Y-%m").date()
+        year, month = text.split("-")
+        return datetime.date(int(year), int(month), 1)
     except ValueError:
         raise CommandError(f"--month {text!r}: give the list's month as YYYY-MM, e.g. 2026-10") from None
 
