@@ -159,39 +159,64 @@ def read_txt(stream: BinaryIO, *, kind: str | None = None) -> tuple[ListInfo, It
 def _txt_entries(stream: BinaryIO, layout: _TxtLayout) -> Iterator[Entry]:
     cols = layout.columns
     shift_from, width = layout.shift_from, layout.width
+    has_otit = "otit" in cols
+    names = ["name", "fed", "sex", "tit", "wtit", "otit", "foa", "b-day", "flag"]
+    kinds = list(layout.kind_columns.items())
+    whats = ("the rating", "the games", "K")
+    numbers = [("b-day", "the birth year")] + [
+        (column, what) for _kind, columns in kinds for column, what in zip(columns, whats, strict=True)
+    ]
+    cache: dict[int, tuple] = {}
 
-    def cut(line: str, name: str, shift: int) -> str:
-        start, end = cols[name]
-        if start >= shift_from:
-            start, end = start + shift, end + shift
-        return line[start:end].strip()
+    def slices(shift: int) -> tuple:
+        # Where each column is on a line `shift` characters longer than the header (cached).
+        if shift not in cache:
+            cut = []
+            for name in names:
+                if name not in cols:
+                    cut.append(slice(0, 0))
+                    continue
+                start, end = cols[name]
+                if name == "otit":
+                    end += shift
+                elif start >= shift_from:
+                    start, end = start + shift, end + shift
+                cut.append(slice(start, end))
+            number_cuts = []
+            for name, what in numbers:
+                start, end = cols[name]
+                if start >= shift_from:
+                    start, end = start + shift, end + shift
+                number_cuts.append((slice(start, end), start + 1, what))
+            cache[shift] = (tuple(cut), tuple(number_cuts))
+        return cache[shift]
 
-    has = {name: name in cols for name in ("wtit", "otit", "foa", "flag")}
+    id_end = cols["name"][0]
     for number, raw in enumerate(stream, start=2):
         line = _decode(raw).rstrip("\r\n")
         if not line.strip():
             continue
-        shift = max(0, len(line) - width) if has["otit"] else 0  # lines are padded to full width
-        fide_id = _int(line[: cols["name"][0]], line=number, column=1, what="the FIDE id")
+        shift = len(line) - width if has_otit and len(line) > width else 0  # lines are padded to full width
+        cut, number_cuts = slices(shift)
+        try:
+            fide_id = int(line[:id_end])
+        except ValueError:
+            fide_id = _int(line[:id_end], line=number, column=1, what="the FIDE id")
         if fide_id <= 0:
             raise ListError(f"line {number}, column 1: no FIDE id")
-        name = cut(line, "name", 0)
-        common = (
-            name,
-            cut(line, "fed", 0),
-            cut(line, "sex", 0),
-            cut(line, "tit", 0),
-            cut(line, "wtit", 0) if has["wtit"] else "",
-            line[cols["otit"][0] : cols["otit"][1] + shift].strip() if has["otit"] else "",
-        )
-        foa = cut(line, "foa", shift) if has["foa"] else ""
-        birth = _int(cut(line, "b-day", shift), line=number, column=cols["b-day"][0] + shift + 1, what="the birth year")
-        flag = cut(line, "flag", shift) if has["flag"] else ""
-        for kind, (r, g, k) in layout.kind_columns.items():
-            rating = _int(cut(line, r, shift), line=number, column=cols[r][0] + shift + 1, what="the rating")
-            games = _int(cut(line, g, shift), line=number, column=cols[g][0] + shift + 1, what="the games")
-            k_factor = _int(cut(line, k, shift), line=number, column=cols[k][0] + shift + 1, what="K")
-            yield Entry(fide_id, kind, *common, foa, rating or None, games, k_factor or None, birth or None, flag)
+        name, fed, sex, tit, wtit, otit, foa, _birth, flag = (line[c].strip() for c in cut)
+        values = []
+        for part, column, what in number_cuts:
+            text = line[part]
+            try:
+                values.append(int(text) if text.strip() else 0)
+            except ValueError:
+                values.append(_int(text, line=number, column=column, what=what))
+        birth = values[0] or None
+        for index, (kind, _columns) in enumerate(kinds):
+            rating, games, k_factor = values[1 + 3 * index : 4 + 3 * index]
+            yield Entry(fide_id, kind, name, fed, sex, tit, wtit, otit, foa, rating or None, games, k_factor or None,
+                        birth, flag)  # fmt: skip
 
 
 def read_xml(stream: BinaryIO, *, kind: str | None = None) -> tuple[ListInfo, Iterator[Entry]]:

@@ -98,3 +98,26 @@ def listed_ratings(fide_ids, kind: str = FideListEntry.Kind.STANDARD) -> dict[in
     """FIDE id -> (rating, list month) in the stored list of `kind`, for the rated ones."""
     rows = FideListEntry.objects.filter(fide_id__in=set(fide_ids), kind=kind, rating__isnull=False)
     return {fide_id: (rating, month) for fide_id, rating, month in rows.values_list("fide_id", "rating", "month")}
+
+
+def upload_fide_ratings(preview: dict) -> dict[int, tuple[int, datetime.date]]:
+    """Start number -> (rating, list month) for an upload's entrants without a rating in the file
+    but with a FIDE id (the file's, or the matched player's) that the stored standard list rates:
+    what a FIDE-rated tournament will use for them. Two queries."""
+    from players.models import Player
+
+    matches = preview.get("matches", {})
+    wanted = [p for p in preview["file"]["players"] if not p.get("rating")]
+    matched = {
+        p["start_number"]: matches.get(str(p["start_number"]), {}).get("player_id")
+        for p in wanted
+        if not p.get("fide_id")
+    }
+    known = dict(
+        Player.objects.filter(pk__in=[pk for pk in matched.values() if pk], fide_id__isnull=False).values_list(
+            "pk", "fide_id"
+        )
+    )
+    ids = {p["start_number"]: p.get("fide_id") or known.get(matched.get(p["start_number"])) for p in wanted}
+    listed = listed_ratings(fide_id for fide_id in ids.values() if fide_id)
+    return {number: listed[fide_id] for number, fide_id in ids.items() if fide_id in listed}

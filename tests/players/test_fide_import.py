@@ -51,7 +51,7 @@ def test_it_refuses_a_list_with_a_fide_id_twice_and_changes_nothing(tmp_path):
     twice = tmp_path / "standard_nov26frl.txt"
     lines = (DATA / "standard_oct26frl.txt").read_text().splitlines()
     twice.write_text("\n".join([*lines, lines[1]]) + "\n")
-    with pytest.raises(CommandError, match="1503014|twice"):
+    with pytest.raises(CommandError, match=r"1503014|twice"):
         call_command("import_fide_list", str(twice))
     assert stored() == {"standard": datetime.date(2026, 10, 1)}
 
