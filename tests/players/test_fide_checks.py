@@ -63,5 +63,5 @@ class FideChecksTestCase(BaseTestCase):
         self.assertContains(response, "No FIDE list is imported")
         call_command("import_fide_list", str(DATA / "standard_oct26frl.txt"))
         response = self.page(self.application(fide_rating=2500), language="ru")
-        self.assertContains(response, "Сверка со списком FIDE")
+        self.assertContains(response, "Сверка со списком ФИДЕ")
         self.assertContains(response, "✗ не совпадает")

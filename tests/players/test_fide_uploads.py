@@ -55,7 +55,7 @@ class FideListUploadTestCase(ArbiterTestCase):
                         4: None}  # fmt: skip
         self.assertContains(response, "from the FIDE list of 2026-10, if the tournament is FIDE-rated", count=2)
         response = self.client.get(reverse("arbiter:preview", args=[upload.pk]), HTTP_ACCEPT_LANGUAGE="ru")
-        self.assertContains(response, "из списка FIDE за 2026-10, если турнир обсчитывается FIDE", count=2)
+        self.assertContains(response, "из списка ФИДЕ за 2026-10, если турнир с обсчётом ФИДЕ", count=2)
 
     def test_it_supplies_the_rating_to_a_fide_rated_tournament(self):
         upload = services.upload_create(user=self.arbiter, file_name="cup.trf", data=cup())
