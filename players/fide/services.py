@@ -63,6 +63,7 @@ def _load_postgresql(rows, counts) -> None:
     table = FideListEntry._meta.db_table
     with connection.cursor() as cursor:
         # The staging table: no index while it fills, dropped at the end of the transaction.
+        cursor.execute(f"DROP TABLE IF EXISTS {STAGING}")
         cursor.execute(f"CREATE TEMPORARY TABLE {STAGING} (LIKE {table} INCLUDING DEFAULTS) ON COMMIT DROP")
         cursor.execute(f"ALTER TABLE {STAGING} DROP COLUMN id")
     with copy_stream(FideListEntry, COLUMNS, table=STAGING) as stream:
@@ -78,6 +79,8 @@ def _load_postgresql(rows, counts) -> None:
             raise lists.ListError(f"FIDE id {duplicate[0]} is in the {duplicate[1]} list twice")
         cursor.execute(f"DELETE FROM {table} WHERE kind = ANY(%s)", [list(counts)])  # noqa: S608
         cursor.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {STAGING}")  # noqa: S608
+        # Dropped now too: inside an outer transaction (a test, a caller's atomic) the commit is later.
+        cursor.execute(f"DROP TABLE {STAGING}")
 
 
 def _duplicate(cursor):
