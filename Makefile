@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-load profile worker engine-worker beat messages clean
+.PHONY: run serve test lint bench bench-fide bench-load profile worker engine-worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ bench: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
 	$(PY) -m benchmarks.scale | tee benchmarks/results/scale.md
+
+# Importing a generated 1.1-million-player FIDE standard list, TXT and XML, on PostgreSQL
+# (BENCH_DATABASE_URL): wall time and peak memory of the import command. About three minutes.
+bench-fide: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.fide_list | tee benchmarks/results/fide-list.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime

@@ -362,3 +362,6 @@ class PlayerLink(models.Model):
         if self.player_id:
             return self.player.full_name
         return f"{self.new_family_name}, {self.new_given_names}" if self.new_given_names else self.new_family_name
+
+
+from players.fide.models import FideListEntry  # noqa: E402, F401  (the FIDE list's table is this app's)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import AuditEntry
+from players.fide.selectors import application_checks
 from players.forms import DecisionForm
 from players.models import FideImportApplication, Player
 from players.services import ApplicationError
@@ -67,6 +68,7 @@ def review(request, pk: int):
         "existing": applications.current_ratings(player) if player else {},
         "same_fide": same_fide,
         "other_applications": others.select_related("player"),
+        "fide_list": application_checks(application),
         "history": AuditEntry.objects.filter(object_type="players.FideImportApplication", object_id=str(pk)),
     }
     return render(request, "players/review.html", context, status=400 if form.errors else 200)

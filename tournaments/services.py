@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from players.fide.selectors import listed_ratings
 from players.matching import MATCHED, NEW, Match, match_players
 from players.models import Club, Player
 from players.names import strip_invisible
@@ -369,6 +370,20 @@ def tournament_confirm(
             chief_arbiter=user,
             status=Tournament.Status.QUEUED,
         )
+        # ORR rates a FIDE-rated tournament's entrants with their FIDE ratings: where the file has
+        # none for an entrant with a FIDE id, the stored FIDE list supplies it.
+        listed = (
+            listed_ratings(p.fide_id or by_number[p.start_number].fide_id for p in players if p.rating is None)
+            if details.fide_rated
+            else {}
+        )
+
+        def fide_rating(p):
+            if p.rating is not None or not details.fide_rated:
+                return p.rating
+            found = listed.get(p.fide_id or by_number[p.start_number].fide_id)
+            return found[0] if found else None
+
         Participant.objects.bulk_create(
             Participant(
                 tournament=tournament,
@@ -377,7 +392,7 @@ def tournament_confirm(
                 rank=p.rank,
                 points_in_file=p.points,
                 rating_in_file=p.national_rating or p.rating,
-                fide_rating_in_file=p.rating,
+                fide_rating_in_file=fide_rating(p),
                 club_in_file=p.club[:200],
             )
             for p in players

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from players.fide import selectors as fide_selectors
 from ratings.notices import tell_if_waiting
 from ratings.selectors import tournament_run
 from tournaments import selectors, services
@@ -115,6 +116,10 @@ def preview(request, pk: int):
             upload.refresh_from_db()
             form = ConfirmForm(request.POST, preview=upload.preview, replaceable=replaceable)
             form.is_valid()
+    # An entrant without a rating in the file whom the FIDE list rates: said per player.
+    from_list = fide_selectors.upload_fide_ratings(upload.preview) if form.is_results else {}
+    for player, *_rest in form.player_fields:
+        player["fide_list"] = from_list.get(player["start_number"])
     context = {
         "upload": upload,
         "form": form,
