@@ -164,6 +164,7 @@ def test_it_warns_of_a_birth_date_it_cannot_read_naming_the_row_and_field():
     assert (keogh.birth_date, keogh.birth_precision) == (None, "unknown")
 
 
+
 def test_it_names_the_record_counting_the_deleted_ones_and_the_player():
     """Swiss Perfect keeps deleted records (marked "*") in its tables: Mulcahy's .trn holds many before
     Keogh's live record. A message gives the record number dBase gives it, counting the deleted ones (it
