@@ -35,7 +35,6 @@ from tournaments.importers.base import (
     ParsedGame,
     ParsedPlayer,
     Place,
-    Text,
     at_round,
     refusal,
 )
@@ -87,13 +86,8 @@ def table_kind(data: bytes) -> str | None:
     return None
 
 
-RECORD = "_record"  # not a dBase field name: those begin with a letter
-
-
 def read_dbf(data: bytes, name: str, file_name: str) -> list[dict[str, str]]:
-    """The live records of a dBase III table, each field's text (cp1252, as Swiss Perfect wrote it), and
-    under RECORD its record number counting the deleted records, as dBase programs number it: a message
-    names the record the arbiter finds there, not its rank among the live ones."""
+    """The live records of a dBase III table, each field's text (cp1252, as Swiss Perfect wrote it)."""
     place = Place(file_name, detail=name)
     if len(data) < 32 or data[0] & 0x07 != 3:
         raise refusal(gettext_noop("%(name)s is not a dBase III table"), place, "bad_dbf", name=name)
@@ -106,7 +100,7 @@ def read_dbf(data: bytes, name: str, file_name: str) -> list[dict[str, str]]:
         record = data[header_length + index * record_length : header_length + (index + 1) * record_length]
         if record[:1] == b"*":
             continue
-        offset, row = 1, {RECORD: str(index + 1)}
+        offset, row = 1, {}
         for field_name, length in fields:
             raw = record[offset : offset + length].split(b"\0")[0]
             row[field_name] = raw.decode("cp1252", "replace").strip()
@@ -146,17 +140,11 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     players = read_dbf(archive.read(members["trn"]), members["trn"].filename, file_name)
     games = read_dbf(archive.read(members["sco"]), members["sco"].filename, file_name)
     by_id, withdrawn = {}, set()
-    for row in players:
+    for row_number, row in enumerate(players, start=1):
         start = row.get("START_NO", "")
         if not start.isdigit():
             continue
-        detail = Text.of(
-            gettext_noop("%(table)s, player %(number)s (%(name)s)"),
-            table=members["trn"].filename,
-            number=start,
-            name=" ".join(f"{row.get('SURNAME', '')} {row.get('FIRSTNAME', '')}".split()),
-        )
-        player = _player(parsed, row, Place(file_name, row=int(row[RECORD]), detail=detail))
+        player = _player(parsed, row, Place(file_name, row=row_number, detail=members["trn"].filename))
         if not player.family_name:
             parsed.error(gettext_noop("the name is empty"), player.place, "no_name")
         parsed.players.append(player)
@@ -164,9 +152,8 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         if row.get("WITHDRAWAL", "").strip("0 "):
             withdrawn.add(player.start_number)
     check_unique_start_numbers(parsed)
-    for row in games:
-        place = Place(file_name, row=int(row[RECORD]), detail=members["sco"].filename)
-        _game(parsed, row, by_id, withdrawn, place)
+    for row_number, row in enumerate(games, start=1):
+        _game(parsed, row, by_id, withdrawn, Place(file_name, row=row_number, detail=members["sco"].filename))
     parsed.rounds = max(parsed.rounds, max((g.round for g in parsed.games), default=0))
     if not parsed.players:
         raise refusal(gettext_noop("no players in the .trn file"), Place(file_name), "no_players")
