@@ -148,9 +148,12 @@ def parse(data: bytes, file_name: str, progress=None) -> ParsedFile:
                     fide_id=fide_id,
                     rating=_int(headers.get(f"{colour}Elo")),
                     title=headers.get(f"{colour}Title", "").strip().upper()[:4],
-                    country=headers.get(f"{colour}Team", "").strip().upper()[:3]
-                    if len(headers.get(f"{colour}Team", "")) == 3
-                    else "",
+                    # WhiteTeam is a federation code in FIDE's broadcasts ("NOR") and a club or team
+                    # elsewhere; ChessBase writes the team's country in WhiteTeamCountry.
+                    country=team.upper()
+                    if len(team := headers.get(f"{colour}Team", "").strip()) == 3
+                    else headers.get(f"{colour}TeamCountry", "").strip().upper()[:3],
+                    club="" if len(team) == 3 else team,
                     place=place,
                 )
                 seen_order.append(key)
