@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from players.fide.selectors import listed_ratings
+from players.fide.selectors import list_kind, listed_ratings
 from players.matching import MATCHED, NEW, Match, match_players
 from players.models import Club, Player
 from players.names import strip_invisible
@@ -373,7 +373,11 @@ def tournament_confirm(
         # ORR rates a FIDE-rated tournament's entrants with their FIDE ratings: where the file has
         # none for an entrant with a FIDE id, the stored FIDE list supplies it.
         listed = (
-            listed_ratings(p.fide_id or by_number[p.start_number].fide_id for p in players if p.rating is None)
+            listed_ratings(
+                (p.fide_id or by_number[p.start_number].fide_id for p in players if p.rating is None),
+                list_kind(details.time_control),
+                on=details.start_date,
+            )
             if details.fide_rated
             else {}
         )

@@ -94,18 +94,46 @@ def application_checks(application) -> ApplicationChecks:
     return ApplicationChecks(entry, month, checks)
 
 
-def listed_ratings(fide_ids, kind: str = FideListEntry.Kind.STANDARD) -> dict[int, tuple[int, datetime.date]]:
-    """FIDE id -> (rating, list month) in the stored list of `kind`, for the rated ones."""
+# A tournament's time control (tournaments.models.Tournament.TimeControl values) -> FIDE's list of
+# that rate of play; correspondence chess has none of FIDE's three lists.
+LIST_FOR_TIME_CONTROL = {
+    "classical": FideListEntry.Kind.STANDARD,
+    "rapid": FideListEntry.Kind.RAPID,
+    "blitz": FideListEntry.Kind.BLITZ,
+}
+
+
+def list_kind(time_control: str | None) -> str | None:
+    """The FIDE list a tournament of this time control is rated with, or None (correspondence)."""
+    return LIST_FOR_TIME_CONTROL.get(time_control or "classical")
+
+
+def listed_ratings(
+    fide_ids, kind: str | None = FideListEntry.Kind.STANDARD, *, on: datetime.date | None = None
+) -> dict[int, tuple[int, datetime.date]]:
+    """FIDE id -> (rating, list month) in the stored list of `kind`, for the rated ones. With `on`
+    (a tournament's start), only a list published by then counts: a later list's rating is not the
+    one the entrant had (the site keeps only the latest list of each kind)."""
+    if kind is None:
+        return {}
     rows = FideListEntry.objects.filter(fide_id__in=set(fide_ids), kind=kind, rating__isnull=False)
+    if on is not None:
+        rows = rows.filter(month__lte=on)
     return {fide_id: (rating, month) for fide_id, rating, month in rows.values_list("fide_id", "rating", "month")}
 
 
-def upload_fide_ratings(preview: dict) -> dict[int, tuple[int, datetime.date]]:
+def upload_fide_ratings(
+    preview: dict, *, time_control: str | None = None, on: datetime.date | None = None
+) -> dict[int, tuple[int, datetime.date]]:
     """Start number -> (rating, list month) for an upload's entrants without a rating in the file
-    but with a FIDE id (the file's, or the matched player's) that the stored standard list rates:
-    what a FIDE-rated tournament will use for them. Two queries."""
+    but with a FIDE id (the file's, or the matched player's) that the stored list of the
+    tournament's rate of play rates (published by `on`, its start): what a FIDE-rated tournament
+    will use for them. Two queries."""
     from players.models import Player
 
+    kind = list_kind(time_control)
+    if kind is None:
+        return {}
     matches = preview.get("matches", {})
     wanted = [p for p in preview["file"]["players"] if not p.get("rating")]
     matched = {
@@ -119,5 +147,5 @@ def upload_fide_ratings(preview: dict) -> dict[int, tuple[int, datetime.date]]:
         )
     )
     ids = {p["start_number"]: p.get("fide_id") or known.get(matched.get(p["start_number"])) for p in wanted}
-    listed = listed_ratings(fide_id for fide_id in ids.values() if fide_id)
+    listed = listed_ratings((fide_id for fide_id in ids.values() if fide_id), kind, on=on)
     return {number: listed[fide_id] for number, fide_id in ids.items() if fide_id in listed}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -117,7 +119,13 @@ def preview(request, pk: int):
             form = ConfirmForm(request.POST, preview=upload.preview, replaceable=replaceable)
             form.is_valid()
     # An entrant without a rating in the file whom the FIDE list rates: said per player.
-    from_list = fide_selectors.upload_fide_ratings(upload.preview) if form.is_results else {}
+    from_list = (
+        fide_selectors.upload_fide_ratings(
+            upload.preview, time_control=form["time_control"].value(), on=_date_or_none(form["start_date"].value())
+        )
+        if form.is_results
+        else {}
+    )
     for player, *_rest in form.player_fields:
         player["fide_list"] = from_list.get(player["start_number"])
     context = {
@@ -222,3 +230,13 @@ def tournament_file(request, pk: int):
     if upload is None or not upload.file:
         raise Http404("No file")
     return FileResponse(upload.file.open("rb"), as_attachment=True, filename=upload.original_name)
+
+
+def _date_or_none(value) -> datetime.date | None:
+    """The form's start date as the arbiter left it (a date, an ISO string, or anything he typed)."""
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError:
+        return None
