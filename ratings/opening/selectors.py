@@ -81,3 +81,10 @@ def entry_states(opening) -> dict[int, tuple[int | None, dict]]:
     """A stored list's entries: player id -> (FIDE rating, states)."""
     rows = OpeningEntry.objects.filter(opening=opening).values_list("player_id", "fide_rating", "states")
     return {player_id: (fide, states) for player_id, fide, states in rows}
+
+
+def opening_date():
+    """The day the site's history starts from (its opening list), or None."""
+    from ratings.models import OpeningList
+
+    return OpeningList.objects.order_by("effective").values_list("effective", flat=True).first()
