@@ -10,6 +10,12 @@ from dataclasses import dataclass, field
 
 from ratings.opening.columns import FIELDS, SYSTEMS, field_of, stored_parse
 
+
+def gettext_noop(message: str) -> str:
+    """Marks a message for the catalogue (the callers translate it); no Django here."""
+    return message
+
+
 TRUE = {"1", "yes", "y", "true", "*", "да", "д"}
 FALSE = {"0", "no", "n", "false", "", "нет", "н"}
 SEXES = {"m": "M", "f": "F", "м": "M", "ж": "F", "": ""}
@@ -21,9 +27,11 @@ class Problem:
     column: str
     message: str
     value: str = ""
+    params: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return f"row {self.row}, column {self.column}: {self.message}" + (f" ({self.value!r})" if self.value else "")
+        text = self.message % self.params if self.params else self.message
+        return f"row {self.row}, column {self.column}: {text}" + (f" ({self.value!r})" if self.value else "")
 
 
 @dataclass
@@ -85,7 +93,7 @@ def read(rows: list[list[str]], mapping: dict[str, str] | None = None) -> Sheet:
     sheet = Sheet()
     mapping = dict(mapping or {})
     if not rows:
-        sheet.problems.append(Problem(1, "-", "the file is empty"))
+        sheet.problems.append(Problem(1, "-", gettext_noop("the file is empty")))
         return sheet
     headings = [str(h).strip() for h in rows[0]]
     columns: dict[str, int] = {}
@@ -99,12 +107,12 @@ def read(rows: list[list[str]], mapping: dict[str, str] | None = None) -> Sheet:
             sheet.unknown.append(heading)
             continue
         if target in columns:
-            sheet.problems.append(Problem(1, heading, "a second column for the same field", target))
+            sheet.problems.append(Problem(1, heading, gettext_noop("a second column for the same field"), target))
             continue
         columns[target] = index
         sheet.mapping[heading] = target
     if "family_name" not in columns:
-        sheet.problems.append(Problem(1, "family_name", "no column of family names"))
+        sheet.problems.append(Problem(1, "family_name", gettext_noop("no column of family names")))
     if sheet.unknown or sheet.problems:
         return sheet
     for number, row in enumerate(rows[1:], start=2):
@@ -121,28 +129,28 @@ def read(rows: list[list[str]], mapping: dict[str, str] | None = None) -> Sheet:
 def _entry(number, values, headings, columns, problems) -> Entry | None:
     before = len(problems)
 
-    def fail(name, message):
-        problems.append(Problem(number, headings[columns[name]], message, values.get(name, "")))
+    def fail(name, message, **params):
+        problems.append(Problem(number, headings[columns[name]], message, values.get(name, ""), params))
 
     def integer(name):
         text = values.get(name, "")
         if not text:
             return None
         if not text.isdigit():
-            fail(name, "not a whole number")
+            fail(name, gettext_noop("not a whole number"))
             return None
         return int(text)
 
     family = values.get("family_name", "")
     if not family:
-        fail("family_name", "the family name is missing")
+        fail("family_name", gettext_noop("the family name is missing"))
     birth_date, precision = _birth(values.get("birth", ""))
     if precision is None:
-        fail("birth", "not a date (YYYY-MM-DD, DD.MM.YYYY) or a year (YYYY)")
+        fail("birth", gettext_noop("not a date (YYYY-MM-DD, DD.MM.YYYY) or a year (YYYY)"))
         precision = "unknown"
     sex = SEXES.get(values.get("sex", "").lower())
     if sex is None:
-        fail("sex", "not M or F")
+        fail("sex", gettext_noop("not M or F"))
     entry = Entry(
         row=number,
         federation_id=integer("federation_id"),
@@ -169,21 +177,21 @@ def _state(system, values, integer, fail) -> dict | None:
     rating, _, games, tournaments, last, stored = names
     provisional_text = values.get(f"{system}_provisional", "").lower()
     if provisional_text not in TRUE | FALSE:
-        fail(f"{system}_provisional", "not 1 or 0 (yes or no)")
+        fail(f"{system}_provisional", gettext_noop("not 1 or 0 (yes or no)"))
     last_played = None
     if values.get(last, ""):
         try:
             last_played = datetime.date.fromisoformat(values[last])
         except ValueError:
-            fail(last, "not a date (YYYY-MM-DD)")
+            fail(last, gettext_noop("not a date (YYYY-MM-DD)"))
     try:
         games_stored = stored_parse(values.get(stored, ""))
     except ValueError as exc:
-        fail(stored, f"not stored games (rating:half points;...), at {exc}")
+        fail(stored, gettext_noop("not stored games (rating:half points;...), at %(at)s"), at=str(exc))
         games_stored = ()
     value = integer(rating)
     if value is not None and value > 20000:
-        fail(rating, "above 20000")
+        fail(rating, gettext_noop("above 20000"))
     return {
         "rating": value,
         "provisional": provisional_text in TRUE and provisional_text != "",
@@ -217,6 +225,12 @@ def _duplicates(sheet: Sheet, headings, columns) -> None:
                 continue
             if value in seen:
                 sheet.problems.append(
-                    Problem(entry.row, headings[columns[name]], f"the same as row {seen[value]}", str(value))
+                    Problem(
+                        entry.row,
+                        headings[columns[name]],
+                        gettext_noop("the same as row %(row)s"),
+                        str(value),
+                        {"row": seen[value]},
+                    )
                 )
             seen.setdefault(value, entry.row)

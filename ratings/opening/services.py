@@ -104,7 +104,7 @@ def _problem(file_name: str, problem: reader.Problem) -> str:
         "file": file_name,
         "row": problem.row,
         "column": problem.column,
-        "message": _(problem.message),
+        "message": _(problem.message) % problem.params if problem.params else _(problem.message),
         "value": f" ({problem.value!r})" if problem.value else "",
     }
 

@@ -66,7 +66,9 @@ def test_it_names_the_row_and_column_of_each_error():
 
 def test_it_refuses_the_same_federation_id_twice():
     sheet = reader.read(_rows("federation_id,family_name\n7,A\n7,B\n"))
-    assert [(p.row, p.column, p.message) for p in sheet.problems] == [(3, "federation_id", "the same as row 2")]
+    assert [(p.row, p.column, str(p)) for p in sheet.problems] == [
+        (3, "federation_id", "row 3, column federation_id: the same as row 2 ('7')")
+    ]
 
 
 def test_it_writes_stored_games_compactly_and_reads_them_back():
