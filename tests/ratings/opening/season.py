@@ -39,6 +39,15 @@ def export_all() -> bytes:
     return ("\ufeff" + out.getvalue()).encode()
 
 
+def write(data: bytes):
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.mkdtemp()) / "opening.csv"
+    path.write_bytes(data)
+    return path
+
+
 def capture(tournaments) -> list[dict]:
     """Tournaments as data that outlives their site: players by federation id."""
     captured = []
