@@ -24,7 +24,8 @@ MAX_BYTES = 20 * 1024 * 1024
 class ListForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("The list (CSV or xlsx)"), required=False)
     effective = forms.DateField(
-        label=gettext_lazy("The state on (YYYY-MM-DD)"), widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("The state on (YYYY-MM-DD)"),
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
     mapping = forms.CharField(
         label=gettext_lazy("Columns with unknown headings (one a line: heading=field)"),
