@@ -89,3 +89,29 @@ def test_it_refuses_the_upload_of_a_tournament_ending_before_the_list_in_the_pre
     (problem,) = refused.value.problems
     assert problem.code == "before_opening_list"
     assert preview_build(file_name="fide-grand-swiss-2021.pgn", data=example("fide-grand-swiss-2021.pgn")).parsed.games
+
+
+def test_it_reads_back_its_own_xlsx_export(tmp_path):
+    _import()
+    target = tmp_path / "list.xlsx"
+    call_command("export_list", "--system", "all", "--format", "xlsx", "--output", str(target), stderr=io.StringIO())
+    preview = services.list_preview(file_name="list.xlsx", data=target.read_bytes(), effective=DAY)
+    assert preview.can_apply and len(preview.matched) == 2 and not preview.conflicts
+    assert not preview.differences  # the same standings as the list imported
+
+
+def test_it_carries_a_guests_standing_across_a_partial_re_rating():
+    """A re-rating from after a tournament where a member played as a guest restores his standing
+    from his last change as a member (a guest's change keeps nothing of it)."""
+    from ratings import services as rating_services
+    from tests.ratings.scenario import children, make_tournament
+
+    kids = children(10, seed=5)
+    first = make_tournament("One", datetime.date(2025, 3, 1), kids, seed=1)
+    rating_services.rating_run(tournament_id=first.pk)
+    make_tournament("Two", datetime.date(2025, 4, 1), kids, seed=2, guests=kids[:2])
+    third = make_tournament("Three", datetime.date(2025, 5, 1), kids, seed=3)
+    rating_services.rerate_since(since=None)
+    whole = sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments"))
+    rating_services.rating_run(tournament_id=third.pk)
+    assert sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments")) == whole
