@@ -43,5 +43,8 @@ def earlier(system: str, players: set[int], key: Key) -> dict[int, tuple[Key, di
     for opening in lists:
         rows = OpeningEntry.objects.filter(opening=opening, player_id__in=players).values_list("player_id", "states")
         for player_id, states in rows:
-            found[player_id] = (opening_key(opening.effective), states.get(system))
+            # Just before the place of that day's decisions, as the walk orders them: a decision
+            # of the list's own day still applies on top of the list when restoring.
+            place = opening_key(opening.effective)
+            found[player_id] = (Key(place.instant, place.rank, -1), states.get(system))
     return found

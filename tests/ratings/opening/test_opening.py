@@ -115,3 +115,23 @@ def test_it_carries_a_guests_standing_across_a_partial_re_rating():
     whole = sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments"))
     rating_services.rating_run(tournament_id=third.pk)
     assert sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments")) == whole
+
+
+def test_it_keeps_a_decision_of_the_lists_own_day_on_top_of_the_list_in_a_partial_re_rating():
+    from ratings import services as rating_services
+    from ratings.models import RatingOverride
+    from tests.ratings.scenario import make_tournament
+
+    _import()
+    petrov = Player.objects.get(federation_id=200001)
+    RatingOverride.objects.create(player=petrov, effective=DAY, orr=1900, mchess=1900, reason="FIDE import")
+    others = [petrov, Player.objects.get(federation_id=200002)]
+    first = make_tournament("After", DAY + datetime.timedelta(days=10), others, rounds=2, seed=4)
+    second = make_tournament("Later", DAY + datetime.timedelta(days=40), others, rounds=2, seed=5)
+    rating_services.rerate_since(since=None)
+    whole = sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments"))
+    assert PlayerRating.objects.get(player=petrov, system="orr").games == 124  # the list's 120 and 4 more
+    rating_services.rating_run(tournament_id=second.pk)
+    assert sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments")) == whole
+    rating_services.rating_run(tournament_id=first.pk)
+    assert sorted(PlayerRating.objects.values_list("player_id", "system", "rating", "games", "tournaments")) == whole
