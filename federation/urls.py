@@ -27,6 +27,7 @@ urlpatterns = [
     path("play/", include("play.urls")),
     path("api/", include("api.urls")),
     path("staff/", include("tournaments.corrections.urls")),
+    path("staff/opening-list/", include("ratings.opening.urls")),
     path("help/", include("guides.urls")),
     path("admin/", admin.site.urls),
     # /health/ and /metrics (operations/urls.py).

@@ -24,32 +24,34 @@ COLUMNS = [
 ]
 
 
-def to_csv(rows: list[dict]) -> bytes:
+def to_csv(rows: list[dict], columns: list[str] = COLUMNS) -> bytes:
     buffer = io.StringIO()
     # CRLF as RFC 4180 has it; it also makes the writer quote a text with a lone CR or LF in it,
     # which would otherwise break the row in two.
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
         cells = {column: safe_cell(value) for column, value in row.items()}
-        writer.writerow({**cells, "provisional": "1" if row["provisional"] else "0"})
+        if "provisional" in row:
+            cells["provisional"] = "1" if row["provisional"] else "0"
+        writer.writerow(cells)
     # A BOM so that spreadsheet programs open the Cyrillic names as UTF-8.
     return ("\ufeff" + buffer.getvalue()).encode()
 
 
-def to_json(rows: list[dict]) -> bytes:
+def to_json(rows: list[dict], columns: list[str] = COLUMNS) -> bytes:
     return json.dumps(rows, ensure_ascii=False, indent=1).encode()
 
 
-def to_xlsx(rows: list[dict], title: str = "Rating list") -> bytes:
+def to_xlsx(rows: list[dict], columns: list[str] = COLUMNS, title: str = "Rating list") -> bytes:
     import openpyxl
 
     workbook = openpyxl.Workbook(write_only=True)
     sheet = workbook.create_sheet(title[:31])
-    sheet.append(safe_row(COLUMNS))
+    sheet.append(safe_row(columns))
     for row in rows:
         # safe_row: openpyxl writes any text starting with "=" as a formula.
-        sheet.append(safe_row(row[column] for column in COLUMNS))
+        sheet.append(safe_row(row[column] for column in columns))
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

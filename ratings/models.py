@@ -365,3 +365,6 @@ class RatingRequest(models.Model):
     def __str__(self) -> str:
         place = (self.tournament_id and f"tournament {self.tournament_id}") or self.since or "the whole history"
         return f"{self.get_reason_display()}: from {place} ({self.state})"
+
+
+from ratings.opening.models import OpeningEntry, OpeningList  # noqa: E402, F401 - the room's models, registered here

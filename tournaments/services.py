@@ -27,6 +27,7 @@ from players.models import Club, Player
 from players.names import strip_invisible
 from players.services import players_bulk_create
 from ratings.models import RatingRequest
+from ratings.opening.selectors import opening_date
 from ratings.services import rating_request
 from tournaments.importers.base import ERROR, RESULTS, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
 from tournaments.importers.registry import read_result_file
@@ -100,7 +101,26 @@ def preview_read(*, file_name: str, data: bytes, digest: str, progress=None) -> 
         raise UploadRefused(parsed.errors)
     if parsed.content == RESULTS and not parsed.games:
         raise UploadRefused([Problem.of(ERROR, gettext_noop("the file has no games"), Place(clean_name), "no_games")])
+    opening = opening_date()
+    end = parsed.end_date or parsed.start_date
+    if parsed.content == RESULTS and opening is not None and end is not None and end < opening:
+        raise UploadRefused([_before_opening(clean_name, end, opening)])
     return Preview(parsed, match_players(parsed.players), digest, len(data))
+
+
+def _before_opening(file_name: str, end: datetime.date, opening: datetime.date) -> Problem:
+    """The site's history starts from its opening list: an earlier tournament has no place in it."""
+    return Problem.of(
+        ERROR,
+        gettext_noop(
+            "the tournament ends on %(end)s, before %(opening)s, the date of the opening list the ratings "
+            "start from: its results are in that list already and cannot be rated again"
+        ),
+        Place(file_name),
+        "before_opening_list",
+        end=end.isoformat(),
+        opening=opening.isoformat(),
+    )
 
 
 def _duplicate_file(existing: Upload, file_name: str, user) -> Problem:
@@ -446,6 +466,12 @@ def _check_details(details: TournamentDetails, data: dict) -> None:
         problems.append(_("The tournament needs a name."))
     if details.end_date < details.start_date:
         problems.append(_("The tournament cannot end before it starts."))
+    opening = opening_date()
+    if opening is not None and details.end_date < opening:
+        problems.append(
+            _("The tournament ends before %(date)s, the date of the opening list the ratings start from.")
+            % {"date": opening.isoformat()}
+        )
     highest = max((g["round"] for g in data["games"]), default=0)
     if details.rounds < highest:
         problems.append(

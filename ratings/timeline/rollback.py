@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from ratings.models import InactivityPenalty, PlayerRating, RatingChange, RatingOverride, System
+from ratings.opening import timeline as opening
 from ratings.timeline import penalty
 from ratings.timeline.keys import START, Key, override_key, penalty_key
 from ratings.timeline.sources import registered
@@ -32,6 +33,8 @@ def roll_back(replay, key: Key) -> None:
         if override_key(effective) >= key:
             for system in ENGINE_SYSTEMS:
                 affected[system].add(player_id)
+    for system in ENGINE_SYSTEMS:  # so are the players of an opening list at or after `key`
+        affected[system] |= opening.players_from(key)
 
     for system in ENGINE_SYSTEMS:
         players = affected[system]
@@ -41,14 +44,20 @@ def roll_back(replay, key: Key) -> None:
         keys = _anchor_keys(sources, earlier_changes)
         earlier: dict[int, tuple[Key, dict]] = {}
         columns = [source.anchor for source in sources]
-        rows = earlier_changes.values_list("player_id", *columns, "details")
+        # A guest's change keeps nothing of his standing (ORR rates him for the event only): the
+        # standing to restore is that of his last change as a member.
+        rows = earlier_changes.filter(is_guest=False).values_list("player_id", *columns, "details")
         for player_id, *anchors, details in rows.iterator(chunk_size=2000):
             change_key = next((keys[i].get(a) for i, a in enumerate(anchors) if a is not None), None)
             if change_key is None:  # its event left the timeline (a mobile game with no finish any more)
                 continue
             if player_id not in earlier or change_key > earlier[player_id][0]:
                 earlier[player_id] = (change_key, details.get("state", {}))
-        restored = {pid: Standing.from_snapshot(state) for pid, (_, state) in earlier.items()}
+        # An opening list later than a player's last change before `key` is his standing then.
+        for player_id, (list_key, state) in opening.earlier(system, players, key).items():
+            if player_id not in earlier or list_key > earlier[player_id][0]:
+                earlier[player_id] = (list_key, state)
+        restored = {pid: Standing.from_snapshot(state) for pid, (_, state) in earlier.items() if state is not None}
         _apply_earlier_overrides(replay, system, players, key, earlier, restored)
         if system == System.MCHESS:
             penalties = (

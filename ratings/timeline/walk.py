@@ -35,6 +35,7 @@ from ratings.models import (
     RatingOverride,
     System,
 )
+from ratings.opening.timeline import opening_fide_ratings, opening_key, opening_states, openings_at_or_after
 from ratings.timeline import lines, mobile, penalty, rollback, tournament
 from ratings.timeline.keys import START, Key, local_date, override_key, penalty_key
 from ratings.timeline.sources import Facts, registered
@@ -64,6 +65,8 @@ class Replay:
         self._mchess_loaded = False
         # Per player, the moment of the last override before the roll-back point (restoring).
         self.override_moment: dict[int, Key] = {}
+        # The opening lists on the walk: list id -> [(player id, {system: snapshot})].
+        self.opening_states: dict[int, list] = {}
 
     @staticmethod
     def _no_writer(row) -> None:
@@ -109,6 +112,8 @@ class Replay:
         ).values_list("player_id", "decided_at", "fide_rating")
         for player_id, decided_at, rating in approved:
             self.approved[player_id].append((timezone.localdate(decided_at), rating))
+        for player_id, effective, rating in opening_fide_ratings():
+            self.approved[player_id].append((effective, rating))
 
     def preload(self, overrides: list[RatingOverride], months: list[datetime.date]) -> None:
         """The standings the events will touch, read before the stream opens."""
@@ -168,6 +173,14 @@ class Replay:
             override(system, standing, value)
             self.touched[system].add(decision.player_id)
 
+    def opening(self, opening) -> None:
+        """The opening list takes effect: each of its players starts from his standing in it."""
+        for player_id, states in self.opening_states[opening.pk]:
+            for system in self.systems:
+                state = states.get(system)
+                self.standings[system][player_id] = Standing.from_snapshot(state) if state is not None else None
+                self.touched[system].add(player_id)
+
     # --- Writing ------------------------------------------------------------------------------
 
     def persist(self) -> None:
@@ -224,9 +237,10 @@ def timeline(replay: Replay, key: Key) -> list[tuple]:
         events += [(event.key, source.kind, event) for event in batch.events]
     months = PenaltyMonth.objects.filter(penalty.at_or_after(key)).values_list("month", flat=True)
     events += [(penalty_key(m), "penalty", m) for m in months]
+    events += [(opening_key(o.effective), "opening", o) for o in openings_at_or_after(key)]
     overrides = [o for o in RatingOverride.objects.order_by("effective", "id") if override_key(o.effective) >= key]
     events += [(override_key(o.effective), "override", o) for o in overrides]
-    # Stable: decisions of one day keep their (effective, id) order.
+    # Stable: decisions of one day keep their (effective, id) order, after that day's opening list.
     events.sort(key=lambda event: event[0])
     return events
 
@@ -241,6 +255,9 @@ def replay_from(key: Key) -> Summary:
     events = timeline(replay, key)
     replay.load_approvals()
     replay.preload([e[2] for e in events if e[1] == "override"], [e[2] for e in events if e[1] == "penalty"])
+    for _, kind, item in events:
+        if kind == "opening":
+            replay.opening_states[item.pk] = opening_states(item)
     games_count = sum(len(e[2].games) for e in events if e[1] == "tournament")
     games_count += sum(1 for e in events if e[1] == "mobile")
     clock.lap("read")
@@ -289,6 +306,8 @@ def _run(replay: Replay, events, after_each=None) -> None:
     for _, kind, item in events:
         if kind == "override":
             replay.override(item)
+        elif kind == "opening":
+            replay.opening(item)
         else:
             RATE[kind](replay, item)
         if after_each is not None:

@@ -301,6 +301,7 @@ TABLE: dict[str, list[Case]] = {
     "staff:rating_retry": [Case("a tournament", STAFF_ONLY, args=lambda w: [w["tournament"].pk])],
     "staff:game": [Case("a rated game", STAFF_ONLY, args=lambda w: [w["otb_game"].pk])],
     "staff:merge": [Case("empty form", STAFF_ONLY)],
+    "opening:list": [Case("empty form", STAFF_ONLY)],
     "staff:birth_date": [Case("White", STAFF_ONLY, args=lambda w: [w["white"].federation_id])],
 }
 

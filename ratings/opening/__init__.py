@@ -1,0 +1,1 @@
+"""The opening list: a federation's current rating list as the starting state on a date."""
