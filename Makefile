@@ -53,7 +53,7 @@ bench: $(VENV)/.runtime
 # (BENCH_DATABASE_URL): wall time and peak memory of the import command. About three minutes.
 bench-fide: $(VENV)/.runtime
 	mkdir -p benchmarks/results
-	$(PY) -m benchmarks.fide_list | tee benchmarks/results/fide-list.md
+	$(PY) -m benchmarks.operations.fide_list | tee benchmarks/results/fide-list.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime
@@ -131,4 +131,4 @@ bench-channels: $(VENV)/.runtime
 .PHONY: bench-backup
 bench-backup: $(VENV)/.runtime
 	mkdir -p benchmarks/results
-	$(PY) -m benchmarks.backup | tee benchmarks/results/backup.md
+	$(PY) -m benchmarks.operations.backup | tee benchmarks/results/backup.md

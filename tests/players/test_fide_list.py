@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.fide_list import FOA_HEADER, one_kind_header, txt_line
+from benchmarks.operations.fide_list import FOA_HEADER, one_kind_header, txt_line
 from players.fide.lists import ListError, month_from_name, open_list
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "fide"

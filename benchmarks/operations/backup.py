@@ -1,6 +1,6 @@
 """Backup and restore of a large federation, as an operator meets them.
 
-    python -m benchmarks.backup [--players 100000] [--tournaments 10000]
+    python -m benchmarks.operations.backup [--players 100000] [--tournaments 10000]
 
 Uses BENCH_DATABASE_URL (default: a federation_backup_bench database on the local server, generated
 and rated by `generate_federation --rate` when it has no tournaments yet; kept for the next run).

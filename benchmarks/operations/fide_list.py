@@ -2,7 +2,7 @@
 fixed-width TXT and the XML of the standard list), imported with `manage.py import_fide_list` on
 PostgreSQL; wall time and peak memory (resource.getrusage of the import's process).
 
-    python -m benchmarks.fide_list [--players 1100000] [--smoke]
+    python -m benchmarks.operations.fide_list [--players 1100000] [--smoke]
 
 Uses BENCH_DATABASE_URL (default: the local federation_bench database, created and migrated).
 --smoke: 1,000 players, imported in this process into the database Django is set up with (the
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # The headers of FIDE's files (see players/fide/lists.py for the sources).
 FOA_HEADER = (

@@ -1,0 +1,1 @@
+"""Benchmarks of running the site: backups and restores, the FIDE list import."""
