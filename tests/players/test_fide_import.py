@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmarks import fide_list as bench
+from benchmarks.operations import fide_list as bench
 from players.models import FideListEntry
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "fide"
