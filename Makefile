@@ -33,10 +33,14 @@ serve: $(VENV)/.runtime
 	$(PY) manage.py collectstatic --noinput -v0
 	$(VENV)/bin/gunicorn -c federation/gunicorn.conf.py federation.wsgi
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; 0 runs it in this one). Each worker has its
+# own test database and, with Redis, the configured Redis databases shifted by 2 per worker
+# (federation/settings_test.py): with CI's 4 and 5, workers 0 and 1 use 4-5 and 6-7.
+TEST_WORKERS ?= 2
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
