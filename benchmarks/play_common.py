@@ -2,7 +2,8 @@
 open games made in bulk, percentiles.
 
 BENCH_DATABASE_URL (default: a federation_play database on the local server, created and
-migrated) and BENCH_BROKER_URL (default: Redis database 6 on the local server). Tasks are not
+migrated), BENCH_BROKER_URL (default: Redis database 6 on the local server) and BENCH_CACHE_URL
+(default: Redis database 7). Tasks are not
 eager: a message's outbound rows are committed with it and their delivery is queued on Redis,
 as in production. Each benchmark empties the mobile-chess tables of that database first.
 """
@@ -20,6 +21,7 @@ from benchmarks.pipeline import ROOT, create_database
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/federation_play"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/6"
+DEFAULT_CACHE = "redis://127.0.0.1:6379/7"
 RESULTS = ROOT / "benchmarks" / "results"
 
 
@@ -29,6 +31,8 @@ def environment(queue: str) -> dict:
         "DJANGO_SETTINGS_MODULE": "federation.settings",
         "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
         "CELERY_BROKER_URL": os.environ.get("BENCH_BROKER_URL", DEFAULT_BROKER),
+        # Shared by the web processes and the worker, as in production (the outbox drain's flag).
+        "CACHE_URL": os.environ.get("BENCH_CACHE_URL", DEFAULT_CACHE),
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "DATABASE_CONN_MAX_AGE": "60",
