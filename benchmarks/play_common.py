@@ -210,3 +210,56 @@ class Split:
     def reset(self):
         self.seconds = dict.fromkeys(self.seconds, 0.0)
         self.statements = 0
+
+
+def message_floor(senders: list[int], *, channel: str = "console") -> list[float]:
+    """The message path's floor: for each federation id in `senders` (one message each, in order),
+    the rows a move message reads and writes, by plain psycopg on Django's connection, one
+    transaction a message: the sender's player row, his open game locked (with both players, as
+    the service reads them), the game row's saved columns written back, and the inbound record and
+    two outbound rows inserted in one statement. No ORM, no game machine, no queueing: what the
+    database itself costs. Milliseconds per message."""
+    from django.db import connection
+
+    from play.services import SAVED_FIELDS
+
+    connection.ensure_connection()
+    raw = connection.connection  # psycopg's own connection (autocommit, as Django keeps it)
+    columns = [c for c in SAVED_FIELDS if c != "updated_at"]
+    update = (
+        f"UPDATE play_mobilegame SET {', '.join(f'{c} = %s' for c in columns)}, updated_at = now() "  # noqa: S608
+        "WHERE id = %s"
+    )
+    read = (
+        f"SELECT g.id, {', '.join(f'g.{c}' for c in columns)}, w.*, b.* FROM play_mobilegame g "  # noqa: S608
+        "JOIN players_player w ON w.id = g.white_id JOIN players_player b ON b.id = g.black_id "
+        "WHERE (g.white_id = %s OR g.black_id = %s) AND g.status = 'open' ORDER BY g.id LIMIT 2 FOR UPDATE OF g"
+    )
+    insert = (
+        "INSERT INTO play_transmission (game_id, player_id, direction, channel, party, address, kind, text, data, "
+        "at, sent, external_id, delivery, attempts, delivered_at, error, delivery_reports) VALUES "
+        "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, NULL, NULL, %s, 0, NULL, '', '[]'), "
+        "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, NULL, NULL, %s, 0, NULL, '', '[]'), "
+        "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, NULL, NULL, %s, 0, NULL, '', '[]') RETURNING id"
+    )
+    times = []
+    for fid in senders:
+        began = time.perf_counter()
+        with raw.cursor() as cursor:
+            cursor.execute("SELECT id FROM players_player WHERE federation_id = %s", (fid,))
+            (player,) = cursor.fetchone()
+            with raw.transaction():
+                cursor.execute(read, (player, player))
+                row = cursor.fetchone()
+                game = row[0]
+                cursor.execute(update, (*row[1 : 1 + len(columns)], game))
+                at = datetime.datetime.now(datetime.UTC)
+                text = "#FLOOR 1. e4"
+                values = [
+                    (game, player, "in", channel, "white", str(fid), "move", text, "{}", at, ""),
+                    (game, player, "out", channel, "white", str(fid), "acknowledgement", text, "{}", at, "pending"),
+                    (game, player, "out", channel, "black", str(fid), "move", text, '{"move": "e4"}', at, "pending"),
+                ]
+                cursor.execute(insert, [value for row_values in values for value in row_values])
+        times.append((time.perf_counter() - began) * 1000)
+    return times
