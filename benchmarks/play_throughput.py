@@ -9,9 +9,10 @@ games' row locks never collide; each message a legal move of a game drawn at ran
 counts from the message's scheduled moment, so a late answer delays the next message and counts
 against it ("paced", as in benchmarks/load.py); the server time is the call alone.
 
-A Celery worker (prefork, `--concurrency` children) runs `play.tasks.deliver` for every message's
-two outbound rows; its console channel prints each message to its log file. After the sending
-stops the outbox is watched until it drains (every outbound row `sent`).
+A Celery worker (prefork, `--concurrency` children) delivers every message's two outbound rows
+(`play.tasks.drain_outbox`: one task for the rows of the messages committed while it waited);
+its console channel prints each message to its log file. After the sending stops the outbox is
+watched until it drains (every outbound row `sent`). The floor is measured in the same run first.
 """
 
 from __future__ import annotations
@@ -26,7 +27,17 @@ import sys
 import time
 
 from benchmarks import pipeline
-from benchmarks.play_common import RESULTS, machine_line, open_games, percentile, players, reset, setup, summary
+from benchmarks.play_common import (
+    RESULTS,
+    machine_line,
+    message_floor,
+    open_games,
+    percentile,
+    players,
+    reset,
+    setup,
+    summary,
+)
 
 
 def numbered(board, move) -> str:
@@ -110,7 +121,7 @@ def main(argv=None) -> int:
     env = setup()
 
     from benchmarks.pipeline import wait_for_worker
-    from play.models import Transmission
+    from play.models import MobileGame, Transmission
 
     reset()
     people = players(2 * args.games)
@@ -123,6 +134,13 @@ def main(argv=None) -> int:
         prefix="T",
     )
     made = time.perf_counter() - made
+    # The floor, in the same run before the sending: one process writing the same rows of 2,000
+    # messages by plain psycopg (benchmarks/play_common.message_floor), on games the senders use too.
+    floor_senders = list(
+        MobileGame.objects.filter(code__startswith="T").order_by("pk").values_list("white__federation_id", flat=True)
+    )[:2000]
+    floor = message_floor(floor_senders)
+    Transmission.objects.all().delete()
     log_path = RESULTS / "play-throughput-worker.log"
     worker = pipeline.start_worker(env, log_path, env["CELERY_TASK_DEFAULT_QUEUE"], concurrency=args.concurrency)
     try:
@@ -177,6 +195,15 @@ def main(argv=None) -> int:
     print(
         f"Target: {args.rate:.0f} messages/s sustained (p95 latency under 300 ms, as for the pages): "
         f"{'met' if met else '**not met**'}."
+    )
+    print()
+    mean = sum(service) / len(service)
+    floor_mean = sum(floor) / len(floor)
+    print(
+        f"Floor (the same rows of {len(floor):,} messages by plain psycopg, one process, same run): "
+        f"{summary(floor)} (p50, p95, p99, max), mean {floor_mean:.1f} ms, so {1000 / floor_mean:.0f} messages/s "
+        f"a process. Server time under load / floor (means): **{mean / floor_mean:.1f}x** (goal ≤ 4x: "
+        f"{'met' if mean <= 4 * floor_mean else '**not met**'})."
     )
     print()
     total = sum(counts.values())
