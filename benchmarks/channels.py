@@ -16,14 +16,17 @@ acknowledgement). Threads of this process post each game's first move as the gat
 a second. A latency runs from the moment the POST is sent to the moment the fake gateway receives
 the acknowledgement for that number; the webhook's own answer time is given beside it.
 
-(b) Outbox drain. `--drain-rows` pending SMS rows are written in bulk and a delivery task queued
-for each (as 1,000 moves would have), with the worker already running; timed from the first task
+(b) Outbox drain. `--drain-rows` pending SMS rows are written in bulk and handed over one by one
+as each message's commit hands its rows (one drain queued while none waits to start), with the
+worker already running; timed from the first row handed over to the last row marked sent. Then
+the same with a delivery task queued for each row (as before the drain); timed from the first task
 queued to the last row marked sent. Then the same rows again with no task queued (a broker that
 was down) and one outbox sweep queued: timed to the last row sent. Last, Celery's own cost a task:
 as many delivery tasks with nothing to send, and one with a row, timed until that row is sent.
 
 Targets (issue 15): webhook to reply under 100 ms p95 at 200 webhooks/s; the outbox drains 1,000
-messages in under 5 s.
+messages in under 5 s. Issue 28: 200 webhooks/s sustained at a reply p95 under 250 ms; 1,000 SMS
+queued as messages queue them drained in under 5 s.
 """
 
 from __future__ import annotations
@@ -400,12 +403,17 @@ def main(argv=None) -> int:
             )
         print()
         target = results[0]
-        met = (
-            target["achieved"] >= 0.97 * target["rate"]
-            and percentile(target["latency_ms"], 95) < 100
-            and target["replied"] == target["sent"]
-        )
-        print(f"Target: reply p95 under 100 ms at {target['rate']:.0f} webhooks/s: {'met' if met else '**not met**'}.")
+        for limit, issue in ((100, 15), (250, 28)):
+            met = (
+                target["achieved"] >= 0.97 * target["rate"]
+                and percentile(target["latency_ms"], 95) < limit
+                and target["replied"] == target["sent"]
+            )
+            print(
+                f"Target (issue {issue}): reply p95 under {limit} ms at {target['rate']:.0f} webhooks/s sustained: "
+                f"{'met' if met else '**not met**'} ({target['achieved']:.0f}/s achieved, "
+                f"p95 {percentile(target['latency_ms'], 95):.0f} ms)."
+            )
         print()
     print("## Outbox drain\n")
     print("| queued as | rows | sent | reached the gateway | seconds | per row |")

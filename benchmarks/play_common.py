@@ -263,3 +263,55 @@ def message_floor(senders: list[int], *, channel: str = "console") -> list[float
                 cursor.execute(insert, [value for row_values in values for value in row_values])
         times.append((time.perf_counter() - began) * 1000)
     return times
+
+
+def sweep_floor(now: datetime.datetime, *, batch: int = 500) -> tuple[float, int]:
+    """The sweeper's floor: the rows one pass reads and writes, by plain psycopg, `batch` games a
+    transaction: the due games locked by the next_due index (with both players, as the pass reads
+    them), their swept columns written back in one UPDATE ... FROM (VALUES ...), and an outbound row
+    for each plus one for every second game (a fallen flag's claim has two notices: 1.5 rows a
+    game, as in benchmarks/play_sweep.py). The values written are those read, so the games stay
+    due for the pass timed after it. (seconds, games); the floor's rows are deleted after."""
+    from django.db import connection
+
+    from play.services import SWEPT_FIELDS
+
+    connection.ensure_connection()
+    raw = connection.connection
+    columns = [c for c in SWEPT_FIELDS if c != "updated_at"]
+    read = (
+        f"SELECT g.id, g.next_due, {', '.join(f'g.{c}' for c in columns)}, w.*, b.* FROM play_mobilegame g "  # noqa: S608
+        "JOIN players_player w ON w.id = g.white_id JOIN players_player b ON b.id = g.black_id "
+        "WHERE g.next_due < %s AND (g.next_due, g.id) > (%s, %s) ORDER BY g.next_due, g.id LIMIT %s "
+        "FOR UPDATE OF g SKIP LOCKED"
+    )
+    games, began = 0, time.perf_counter()
+    last = (datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC), 0)
+    with raw.cursor() as cursor:
+        while True:
+            with raw.transaction():
+                cursor.execute(read, (now, *last, batch))
+                rows = cursor.fetchall()
+                if not rows:
+                    break
+                width = len(columns)
+                values = ", ".join(["(%s::bigint, " + ", ".join(["%s"] * width) + ")"] * len(rows))
+                update = (
+                    f"UPDATE play_mobilegame g SET {', '.join(f'{c} = v.{c}' for c in columns)}, "  # noqa: S608
+                    f"updated_at = now() FROM (VALUES {values}) AS v(id, {', '.join(columns)}) WHERE g.id = v.id"
+                )
+                cursor.execute(update, [value for row in rows for value in (row[0], *row[2 : 2 + width])])
+                outbound = [row[0] for number, row in enumerate(rows) for _ in range(1 + number % 2)]
+                one = "(%s, NULL, 'out', 'console', 'white', 'floor', 'reminder', 'floor', '{}', %s, NULL, 'pending', 0, '', '[]')"  # noqa: E501
+                cursor.execute(
+                    "INSERT INTO play_transmission (game_id, player_id, direction, channel, party, address, kind, "  # noqa: S608
+                    "text, data, at, external_id, delivery, attempts, error, delivery_reports) VALUES "
+                    + ", ".join([one] * len(outbound)),
+                    [value for game in outbound for value in (game, now)],
+                )
+                games += len(rows)
+                last = (rows[-1][1], rows[-1][0])
+    seconds = time.perf_counter() - began
+    with raw.cursor() as cursor:
+        cursor.execute("DELETE FROM play_transmission WHERE address = 'floor'")
+    return seconds, games
