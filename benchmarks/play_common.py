@@ -285,6 +285,11 @@ def sweep_floor(now: datetime.datetime, *, batch: int = 500) -> tuple[float, int
         "WHERE g.next_due < %s AND (g.next_due, g.id) > (%s, %s) ORDER BY g.next_due, g.id LIMIT %s "
         "FOR UPDATE OF g SKIP LOCKED"
     )
+    with raw.cursor() as cursor:  # each column's type, for the VALUES list (a NULL there is text)
+        cursor.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'play_mobilegame'"
+        )
+        types = dict(cursor.fetchall())
     games, began = 0, time.perf_counter()
     last = (datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC), 0)
     with raw.cursor() as cursor:
@@ -295,18 +300,19 @@ def sweep_floor(now: datetime.datetime, *, batch: int = 500) -> tuple[float, int
                 if not rows:
                     break
                 width = len(columns)
-                values = ", ".join(["(%s::bigint, " + ", ".join(["%s"] * width) + ")"] * len(rows))
+                one = "(%s::bigint, " + ", ".join(f"%s::{types[c]}" for c in columns) + ")"
+                values = ", ".join([one] * len(rows))
                 update = (
                     f"UPDATE play_mobilegame g SET {', '.join(f'{c} = v.{c}' for c in columns)}, "  # noqa: S608
                     f"updated_at = now() FROM (VALUES {values}) AS v(id, {', '.join(columns)}) WHERE g.id = v.id"
                 )
                 cursor.execute(update, [value for row in rows for value in (row[0], *row[2 : 2 + width])])
                 outbound = [row[0] for number, row in enumerate(rows) for _ in range(1 + number % 2)]
-                one = "(%s, NULL, 'out', 'console', 'white', 'floor', 'reminder', 'floor', '{}', %s, NULL, 'pending', 0, '', '[]')"  # noqa: E501
+                row_sql = "(%s, NULL, 'out', 'console', 'white', 'floor', 'reminder', 'floor', '{}', %s, NULL, 'pending', 0, '', '[]')"  # noqa: E501
                 cursor.execute(
                     "INSERT INTO play_transmission (game_id, player_id, direction, channel, party, address, kind, "  # noqa: S608
                     "text, data, at, external_id, delivery, attempts, error, delivery_reports) VALUES "
-                    + ", ".join([one] * len(outbound)),
+                    + ", ".join([row_sql] * len(outbound)),
                     [value for game in outbound for value in (game, now)],
                 )
                 games += len(rows)
