@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import queue, signals, state
+from play import signals, state
 from play.channels import drain, identities, limits
 from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
@@ -29,7 +29,7 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
-from toolkit import pagecache, queueing
+from toolkit import pagecache
 from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)
@@ -400,13 +400,7 @@ def _out_row(game, player, channel, address, kind, data, at, party="", *, text: 
 def _deliver_later(ids: list[int]) -> None:
     """After commit: a drain of the outbox queued, unless one is queued already and not yet
     started (it takes these rows too): one task for the rows of many messages."""
-    if not drain.drain_wanted():
-        return
-    try:
-        queueing.task(queue.DRAIN).delay()
-    except Exception:  # the broker is down: the rows stay pending and the outbox sweep sends them
-        drain.drain_not_queued()
-        logger.warning("outbound %s could not be queued; the outbox sweep will send them", ids, exc_info=True)
+    drain.request(ids)
 
 
 # --- time ----------------------------------------------------------------------------------------

@@ -13,11 +13,26 @@ import logging
 from django.conf import settings
 from django.core.cache import cache
 
+from play import queue
+from toolkit import queueing
+
 logger = logging.getLogger("play.outbox")
 
 DRAIN_FLAG = "play:outbox:drain-queued"
 # A drain lost with its worker (or never started): the first message after this queues another.
 DRAIN_FLAG_SECONDS = 10
+
+
+def request(ids: list[int]) -> None:
+    """After a commit that wrote outbound rows `ids` (or sent some that held others back): a drain
+    queued, unless one is queued already and not yet started (it takes these rows too)."""
+    if not drain_wanted():
+        return
+    try:
+        queueing.task(queue.DRAIN).delay()
+    except Exception:  # the broker is down: the rows stay pending and the outbox sweep sends them
+        drain_not_queued()
+        logger.warning("outbound %s could not be queued; the outbox sweep will send them", ids, exc_info=True)
 
 
 def drain_wanted() -> bool:

@@ -38,8 +38,12 @@ def outbound_deliver_many(ids: list[int], *, now: datetime.datetime | None = Non
 def outbound_deliver_retry(ids: list[int]) -> list[int]:
     """Send the rows as `outbound_deliver_many` does; the ids of those to try again later (a
     transient failure, or held behind an earlier message to the same address that failed): the
-    delivery task retries them with exponential backoff."""
-    return _deliver(ids)[1]
+    delivery task retries them with exponential backoff. When a retry gets rows through, a drain
+    is asked for: rows written meanwhile to those addresses waited behind them (see `outbox_drain`)."""
+    sent, again = _deliver(ids)
+    if sent:
+        drain.request(sent)
+    return again
 
 
 # A retry of a transient failure waits 2, 4, 8... seconds (with jitter), at most 10 minutes: a
