@@ -38,10 +38,12 @@ def outbound_deliver_many(ids: list[int], *, now: datetime.datetime | None = Non
 def outbound_deliver_retry(ids: list[int]) -> list[int]:
     """Send the rows as `outbound_deliver_many` does; the ids of those to try again later (a
     transient failure, or held behind an earlier message to the same address that failed): the
-    delivery task retries them with exponential backoff. When a retry gets rows through, a drain
-    is asked for: rows written meanwhile to those addresses waited behind them (see `outbox_drain`)."""
+    delivery task retries them with exponential backoff. When a retry gets rows through (a row
+    sent on its second try or later), a drain is asked for: rows written meanwhile to those
+    addresses waited behind them (see `outbox_drain`)."""
     sent, again = _deliver(ids)
-    if sent:
+    # Only after a failure (a retry that got through): a first try held nothing back.
+    if sent and Transmission.objects.filter(pk__in=sent, attempts__gt=1).exists():
         drain.request(sent)
     return again
 

@@ -152,3 +152,13 @@ class TestQueueing:
         retry.assert_called_once()
         assert retry.call_args.kwargs["args"] == [ids]
         assert 1 <= retry.call_args.kwargs["countdown"] <= 2
+
+    def test_it_asks_for_a_drain_after_a_retry_gets_through_only(self, game):
+        first, second = pending_rows(game, 1), pending_rows(game, 1)
+        with mock.patch.object(tasks.drain_outbox, "delay") as delay:
+            assert outbox.outbound_deliver_retry(first) == []  # sent at the first try: nothing held
+            assert delay.call_count == 0
+            FAILURES["left"] = 1
+            assert outbox.outbound_deliver_retry(second) == second
+            assert outbox.outbound_deliver_retry(second) == []  # the retry got through
+            assert delay.call_count == 1
