@@ -55,7 +55,7 @@ def runnable() -> list[str]:
     """Every module of benchmarks/ that can be run, as `python -m` names it."""
     found = []
     for path in sorted(BENCHMARKS.rglob("*.py")):
-        if "__name__ == \"__main__\"" in path.read_text(encoding="utf-8"):
+        if '__name__ == "__main__"' in path.read_text(encoding="utf-8"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             found.append(".".join(parts))
     return found
