@@ -318,12 +318,28 @@ def server_cpu(master: int) -> float:
     return total / ticks
 
 
-def run_clients(port: int, urls: dict, args, window: int, master: int, rate: float = 0) -> dict:
+def publish(env: dict, port: int, *, warm: bool) -> float:
+    """A rating run's publishing step after its commit, in a process of its own as in a Celery worker:
+    the most visited pages rendered under the next version first (warm, toolkit/pagecache.py) or not
+    (the bump alone, as before issue 28), then the bump. The data stay the same: every page the
+    visitors stored is out of date all the same. Returns the seconds it took."""
+    code = "import django; django.setup(); from toolkit import pagecache; "
+    code += "pagecache.warm_and_bump()" if warm else "pagecache.bump()"
+    # The pages are stored under the host the visitors ask for: this server's address.
+    publishing = {**env, "PAGE_CACHE_SECONDS": "3600", "SITE_URL": f"http://127.0.0.1:{port}"}
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=publishing, check=True)  # noqa: S603
+    return time.perf_counter() - began
+
+
+def run_clients(
+    port: int, urls: dict, args, window: int, master: int, rate: float = 0, seconds: float | None = None
+) -> dict:
     """The clients for one window: each as fast as it is answered, or paced to `rate` requests/s in all."""
     results: list = []
     cpu = server_cpu(master)
     began = time.perf_counter()
-    deadline = began + (args.fill if window == 1 else args.seconds)
+    deadline = began + (seconds or (args.fill if window == 1 else args.seconds))
     interval = args.clients / rate if rate else 0
     clients = [Client(n, port, urls, deadline, args.seed + window, results, interval) for n in range(args.clients)]
     for client in clients:
@@ -350,6 +366,14 @@ def phase(env: dict, urls: dict, args, *, cache: bool) -> list[dict]:
             windows.append(run_clients(port, urls, args, 2, server.pid))
             if args.rate:
                 windows.append(run_clients(port, urls, args, 3, server.pid, rate=args.rate))
+                # Right after a rating run publishes (issue 28): the bump alone, then warm and bump, each
+                # followed by the first `after` seconds of the paced traffic.
+                for number, warm in ((4, False), (5, True)):
+                    took = publish(env, port, warm=warm)
+                    windows.append(
+                        run_clients(port, urls, args, number, server.pid, rate=args.rate, seconds=args.after)
+                    )
+                    windows[-1]["publish"] = took
     finally:
         server.terminate()
         try:
@@ -423,6 +447,7 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--conn-max-age", type=int, default=60)
     parser.add_argument("--phases", default="off,on", help="cache off, on, or both (off,on)")
+    parser.add_argument("--after", type=float, default=10, help="seconds measured right after a run publishes")
     args = parser.parse_args(argv)
     if not 1 <= args.clients <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("at most 200 clients and 300 seconds")
@@ -452,9 +477,16 @@ def main(argv=None) -> int:
             "cache on, emptied (just after a rating run), as fast as answered",
             f"{later}, as fast as answered",
             f"{later} still, paced to {args.rate:.0f} requests/s",
+            f"first {args.after:.0f} s after a run publishes, the bump alone (before issue 28), paced",
+            f"first {args.after:.0f} s after a run publishes, most visited pages warmed first, paced",
         ]
         for label, measured in zip(labels if cache else ["cache off, as fast as answered"], windows, strict=False):
             lines, rate, p95 = report(label[0].upper() + label[1:], measured)
+            if "publish" in measured:
+                lines += [
+                    "",
+                    f"The publishing step (its own process, Django's start included): {measured['publish']:.1f} s.",
+                ]
             out += [*lines, ""]
             verdicts.append((label, rate, p95))
             print("\n".join(lines), file=sys.stderr, flush=True)
