@@ -46,7 +46,6 @@ PENDING = {
     "benchmarks.profile": "py-spy and PostgreSQL",
     "benchmarks.scale": "Celery workers on PostgreSQL/Redis",
     "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis",
-    "benchmarks.multihost.proxy": "a proxy between running hosts",
     "benchmarks.operations.backup": "pg_dump on PostgreSQL",
 }
 
