@@ -80,7 +80,7 @@ def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
     assert set(PENDING) <= found, f"PENDING names modules that are gone: {set(PENDING) - found}"
 
 
-@pytest.mark.parametrize("module", cases())
+@pytest.mark.parametrize("module", list(cases()))
 def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path):
     database = tmp_path / "db.sqlite3"
     shutil.copyfile(migrated_sqlite, database)
