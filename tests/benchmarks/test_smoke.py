@@ -34,7 +34,6 @@ SECONDS = 120  # the most one smoke run may take before it counts as hung
 # entry has to go.
 PENDING = {
     "benchmarks.channels": "gunicorn + a Celery worker on PostgreSQL/Redis",
-    "benchmarks.duplicates": "PostgreSQL trigram search",
     "benchmarks.pipeline": "gunicorn + a Celery worker on PostgreSQL/Redis",
     "benchmarks.play_engine": "the Stockfish binary",
     "benchmarks.play_engine_load": "Celery workers and Stockfish on PostgreSQL/Redis",
