@@ -45,7 +45,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
@@ -156,6 +156,9 @@ def _warm(next_version: str) -> None:
     stored, failed = 0, []
     began = time.monotonic()
     token = _warming_version.set(next_version)
+    # Each page activates its language; the caller (a web request publishing a month) keeps its own.
+    callers = translation.override(translation.get_language())
+    callers.__enter__()
     try:
         for path in paths:
             for language, _name in settings.LANGUAGES:
@@ -171,6 +174,7 @@ def _warm(next_version: str) -> None:
                 else:
                     failed.append(f"{path} ({language}): {response.status_code}")
     finally:
+        callers.__exit__(None, None, None)
         _warming_version.reset(token)
     seconds = round(time.monotonic() - began, 3)
     if failed:

@@ -112,3 +112,19 @@ def record_version():
 
 def with_a_missing_page():
     return ["/", "/tournaments/999999/"]
+
+
+@override_settings(PAGE_CACHE_SECONDS=3600, SITE_URL="http://testserver", PAGE_CACHE_WARM=f"{__name__}.home_only")
+class WarmingInARequestTestCase(BaseTestCase):
+    def test_it_leaves_the_callers_language_as_it_was(self):
+        """A month published from a staff page warms in the request: the rest of it stays in its language."""
+        from django.utils import translation
+
+        with translation.override("en"):
+            pagecache.warm_and_bump()  # the last page warmed is Russian
+            assert translation.get_language() == "en"
+        assert pagecache.last_warming()["pages"] == 2
+
+
+def home_only():
+    return ["/"]
