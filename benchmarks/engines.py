@@ -140,7 +140,10 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=20, help="runs of the 300-player Swiss (median)")
     # This VM's speed drifts by up to half from minute to minute: the least disturbed run counts.
     parser.add_argument("--best-of", type=int, default=3, help="runs of each million-game measure (best)")
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.games, args.players, args.repeat, args.best_of = 2_000, 500, 1, 1
 
     print(f"# Engine benchmark: Python {platform.python_version()}, {platform.machine()}, seed {args.seed}")
     swiss_time = run_orr_swiss(args.seed, args.repeat)

@@ -22,6 +22,12 @@ def latest_rated_tournaments(*, limit: int) -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=Tournament.Status.RATED).order_by("-end_date", "-start_date", "-id")[:limit]
 
 
+def just_rated_tournaments(*, limit: int) -> list[int]:
+    """The ids of the tournaments rated last (by the time of their rating), newest first."""
+    rated = Tournament.objects.filter(status=Tournament.Status.RATED, rated_at__isnull=False)
+    return list(rated.order_by("-rated_at", "-id").values_list("id", flat=True)[:limit])
+
+
 def public_tournament(pk: int) -> Tournament:
     return get_object_or_404(public_tournaments().select_related("chief_arbiter"), pk=pk)
 
