@@ -103,22 +103,45 @@ def records(games, players, rounds: int) -> dict[int, Record]:
 
 
 def _contributions(number: int, table: dict[int, Record], scores: dict[int, int]) -> list[tuple[bool, int, Round]]:
-    """(voluntary, opponent's or dummy's score, round) for every round of the player."""
-    own = scores[number]
+    """(voluntary, opponent's or dummy's score, round) for every round of the player.
+
+    `scores` is a Scores: FIDE 2023 (dummy with the player's own score, opponents' real scores) or
+    FIDE 2009 (a virtual opponent; opponents' unplayed rounds counted as draws)."""
     out = []
+    before = 0
+    rounds = len(table[number].rounds)
     for rnd in sorted(table[number].rounds):
         r = table[number].rounds[rnd]
         if r.played:
-            out.append((False, scores[r.opponent], r))
+            out.append((False, scores.opponent(r.opponent), r))
+        elif scores.virtual:
+            # C.02 13.16 (2009): the score before the round, the round's result reversed, a draw a later round.
+            out.append((False, before + (2 - r.points) + (rounds - rnd), r))
         else:
-            out.append((r.voluntary, own, r))
+            out.append((r.voluntary, scores[number], r))
+        before += r.points
     return out
+
+
+class Scores(dict):
+    """Final scores in half-points, and the score an opponent contributes under either rule."""
+
+    def __init__(self, table: dict[int, Record], virtual: bool = False):
+        super().__init__((n, record.score) for n, record in table.items())
+        self.virtual = virtual
+        self.adjusted = {}
+        if virtual:
+            for n, record in table.items():
+                self.adjusted[n] = sum(r.points if r.played else 1 for r in record.rounds.values())
+
+    def opponent(self, number: int) -> int:
+        return self.adjusted[number] if self.virtual else self[number]
 
 
 def buchholz(number, table, scores, cut_lowest: int = 0, cut_highest: int = 0) -> int:
     parts = _contributions(number, table, scores)
     # Voluntary unplayed rounds are cut first, then the lowest: sort them to the front.
-    low = sorted(parts, key=lambda p: (not p[0], p[1]))
+    low = sorted(parts, key=lambda p: (not p[0], p[1])) if not scores.virtual else sorted(parts, key=lambda p: p[1])
     kept = low[cut_lowest:]
     if cut_highest:
         kept = sorted(kept, key=lambda p: p[1])[: len(kept) - cut_highest]
@@ -216,7 +239,7 @@ def shown(code: str, raw) -> Decimal | int | None:
     return (Decimal(raw) / scale).normalize() + Decimal(0)
 
 
-def standings(games, players: dict[int, int | None], rounds: int, order) -> list[dict]:
+def standings(games, players: dict[int, int | None], rounds: int, order, virtual: bool = False) -> list[dict]:
     """Players best first by points, then by the tie-breaks of `order` in turn.
 
     `players` maps start numbers to ratings (None: unrated). Returns, best first,
@@ -225,7 +248,7 @@ def standings(games, players: dict[int, int | None], rounds: int, order) -> list
     """
     order = [code for code in order if code in NAMES]
     table = records(games, players, rounds)
-    scores = {n: record.score for n, record in table.items()}
+    scores = Scores(table, virtual)
     values = {code: compute(code, table, scores, players, rounds) for code in order if code != "DE"}
     de: dict[int, int] = {}
 
@@ -234,7 +257,7 @@ def standings(games, players: dict[int, int | None], rounds: int, order) -> list
                      for c in codes)  # fmt: skip
 
     # Refine groups of equal points one tie-break at a time; DE is computed inside each tied group.
-    groups = [sorted((n for n in table if scores[n] == s)) for s in sorted(set(scores.values()), reverse=True)]
+    groups = [sorted(n for n in table if scores[n] == s) for s in sorted(set(scores.values()), reverse=True)]
     for index, code in enumerate(order):
         refined = []
         for group in groups:
