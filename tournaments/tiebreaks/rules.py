@@ -7,7 +7,8 @@ with start numbers, the same tuples the crosstable reads; `black` is None for by
 Unplayed rounds (docs/decisions/tiebreaks-unplayed-rounds.md):
 - a participant's own unplayed round (bye, forfeit either way, absence) counts in Buchholz and
   Sonneborn-Berger as a game against a dummy opponent with the participant's own final score;
-- an opponent's score is his real final score, unplayed rounds included;
+- an opponent's score is his real final score, except that the rounds he left out after his last
+  game (or full-point bye, or forfeit win) with no opponent named count as draws (16.3.2);
 - the cuts of Buchholz take away voluntary unplayed rounds first (half-point byes, zero-point
   byes or absences, forfeit losses), then the lowest contributions;
 - wins (WIN) count forfeit wins and full-point byes; WON, BPG, BWG, ARO, TPR and direct
@@ -130,12 +131,20 @@ class Scores(dict):
         super().__init__((n, record.score) for n, record in table.items())
         self.virtual = virtual
         self.adjusted = {}
-        if virtual:
-            for n, record in table.items():
+        for n, record in table.items():
+            if virtual:
+                # 2009: every unplayed round of the opponent counts as a draw.
                 self.adjusted[n] = sum(r.points if r.played else 1 for r in record.rounds.values())
+                continue
+            # 2023 (16.3.2): the rounds a player left out after his last game, full-point bye or forfeit
+            # win, with no opponent named (a withdrawal), count as draws; all else as scored.
+            last = max((rnd for rnd, r in record.rounds.items() if not r.voluntary), default=0)
+            self.adjusted[n] = sum(
+                r.points if rnd <= last or r.opponent is not None else 1 for rnd, r in record.rounds.items()
+            )
 
     def opponent(self, number: int) -> int:
-        return self.adjusted[number] if self.virtual else self[number]
+        return self.adjusted[number]
 
 
 def buchholz(number, table, scores, cut_lowest: int = 0, cut_highest: int = 0) -> int:

@@ -57,8 +57,9 @@ def test_it_takes_the_highest_and_the_lowest_away_in_median_buchholz():
 
 
 def test_it_weighs_opponents_scores_by_the_points_scored_in_sonneborn_berger():
-    # Player 3: ½×0.5 + ½×2.5 + 1×1 = 2.5.
-    assert value("SB", 3) == Decimal("2.5")
+    # Player 3: ½×1 + ½×2.5 + 1×1 = 2.75. Opponent 4 scored 0.5, but his round-2 absence, after his
+    # last game (round 1) and with no opponent named, counts as a draw for others (16.3.2): 1.
+    assert value("SB", 3) == Decimal("2.75")
     # Player 1: 1×1 + ½×2 + 1×2.5 (forfeit win, dummy with his own score) = 4.5.
     assert value("SB", 1) == Decimal("4.5")
 
@@ -125,6 +126,25 @@ def test_it_ranks_by_the_tie_breaks_in_order_and_shares_a_rank_when_all_are_equa
     games = [(1, 1, 2, "1/2-1/2", "played"), (1, 3, 4, "1/2-1/2", "played")]
     rows = rules.standings(games, dict.fromkeys(range(1, 5)), 1, ["BH", "SB"])
     assert [row["rank"] for row in rows] == [1, 1, 1, 1]
+
+
+def test_it_counts_a_withdrawn_opponents_rounds_as_draws_and_nothing_else():
+    games = [
+        (1, 1, 2, "1-0", "played"),
+        (1, 3, None, "1-0", "bye"),
+        (2, 1, 3, "0-1", "played"),
+        (2, 2, None, "0-0", "unplayed"),
+        (3, 3, 1, "1/2-1/2", "played"),
+        (3, 2, None, "0-0", "unplayed"),
+    ]
+    rows = {
+        row["number"]: row["tiebreaks"]["BH"] for row in rules.standings(games, dict.fromkeys((1, 2, 3)), 3, ["BH"])
+    }
+    # 2 lost round 1 and withdrew: 0 points, 1 for his opponents (two rounds as draws).
+    # 1: 2 (1) + 3 (2.5) + 3 (2.5) = 6.
+    assert rows[1] == Decimal(6)
+    # 3: full-point bye in round 1 (dummy with his 2.5), 1 twice (1.5 each) = 5.5.
+    assert rows[3] == Decimal("5.5")
 
 
 def test_it_uses_the_2009_virtual_opponent_when_asked():
