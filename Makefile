@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-load profile worker engine-worker beat messages clean
+.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load profile worker engine-worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ bench: $(VENV)/.runtime
 bench-fide: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.operations.fide_list | tee benchmarks/results/fide-list.md
+
+# Every C.07 tie-break and the standings of a 500-player, 11-round Swiss, as a ratio to the crosstable.
+bench-tiebreaks: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.tiebreaks.swiss | tee benchmarks/results/tiebreaks.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime

@@ -16,6 +16,26 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
+def shoot_tiebreaks(browser, report: str) -> None:
+    """The report's crosstable on a 390 px phone in English and Russian. At rest place, name and
+    points are in view; the shot is scrolled as a reader would, until the points stand next to the
+    name (which stays, sticky), so the tie-breaks after them show."""
+    for locale, name in (("en-GB", "tiebreaks-phone.png"), ("ru-RU", "tiebreaks-phone-ru.png")):
+        page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+        page.goto(f"{BASE}{report}")
+        page.locator("#crosstable-section").scroll_into_view_if_needed()
+        page.evaluate("document.querySelector('#crosstable-section').scrollIntoView()")
+        page.eval_on_selector(
+            "#crosstable",
+            """table => {
+                const name = table.querySelector('thead th.name'), points = name.nextElementSibling;
+                table.closest('.scroll').scrollLeft = points.offsetLeft - name.offsetWidth;
+            }""",
+        )
+        page.screenshot(path=OUT / name)
+        page.context.close()
+
+
 def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
@@ -53,8 +73,15 @@ def main() -> None:
         phone.screenshot(path=OUT / "rating-list-phone.png")
         phone.goto(f"{BASE}{report}")
         phone.screenshot(path=OUT / "tournament-report-phone.png")
+        shoot_tiebreaks(browser, report)
         browser.close()
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 2 and sys.argv[2] == "tiebreaks":  # take_screenshots.py BASE tiebreaks /tournaments/ID/
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+            shoot_tiebreaks(chromium, sys.argv[3])
+            chromium.close()
+    else:
+        main()
