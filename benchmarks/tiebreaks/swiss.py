@@ -1,6 +1,6 @@
 """Tie-breaks of a large Swiss: every C.07 tie-break and the final standings, next to a yardstick.
 
-    python -m benchmarks.tiebreaks.swiss [--players 500] [--rounds 11] [--seed 1] [--repeat 5]
+    python -m benchmarks.tiebreaks.swiss [--players 500] [--rounds 11] [--seed 1] [--repeat 5] [--smoke]
 
 The Swiss is the shared synthetic one (tournaments/demo/synthetic.py: a real pairing rule, a bye
 for an odd field), with a few forfeits and absences mixed in so the unplayed-round rules are
@@ -64,7 +64,10 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="the same code on 20 players, 5 rounds, once")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.players, args.rounds, args.repeat = 20, 5, 1
     games, ratings = games_of(args.seed, args.players, args.rounds)
     every = list(rules.NAMES)
     yardstick = best(lambda: cells_by_player(games, args.rounds), args.repeat)
