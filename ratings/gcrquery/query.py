@@ -36,10 +36,10 @@ class GcrQuery:
     def __post_init__(self) -> None:
         # Normalised on the way in: the same filter is one key however it was written.
         object.__setattr__(self, "tournaments", tuple(sorted(set(self.tournaments))))
-        object.__setattr__(self, "kinds", tuple(kind for kind in KINDS if kind in set(self.kinds)))
         unknown = set(self.kinds) - set(KINDS)
         if unknown:
             raise ValueError(f"unknown kinds of game: {sorted(unknown)}")
+        object.__setattr__(self, "kinds", tuple(kind for kind in KINDS if kind in set(self.kinds)))
 
     @property
     def grouped(self) -> bool:
