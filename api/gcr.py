@@ -24,6 +24,7 @@ class GcrFilters(Schema):
     days: str | None = Field(None, description="Or games of the last N days")
     club: str | None = Field(None, description="A club's id: both players of the game in it")
     region: str | None = Field(None, description="A region's id: both players of the game in it")
+    age_group: str | None = Field(None, description="u8, u10, u12, u14, u16, u18, adults: both players in it this year")
     born_from: str | None = Field(None, description="Both players born in this year or later")
     born_until: str | None = Field(None, description="Both players born in this year or earlier")
     kind: str | None = Field(None, description="board (default), mobile, computer; repeat for several")

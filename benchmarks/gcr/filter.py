@@ -50,6 +50,7 @@ def seed(games: int, players: int) -> None:
                 family_name=f"Benchov{n}",
                 given_names="Ivan",
                 birth_date=datetime.date(1960 + n % 55, 1 + n % 12, 1 + n % 28),
+                birth_precision="day",
                 club=clubs[n % 20],
             )
             for n in range(players)

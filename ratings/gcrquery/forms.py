@@ -10,9 +10,21 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Club, Region
+from ratings.filters import AGE_GROUPS, BIRTH_YEARS, FastSelect
 from ratings.gcrquery.query import BOARD, COMPUTER, MOBILE, GcrQuery, since_of
+from toolkit.bidi import isolate
 
 MAX_TOURNAMENTS = 50
+
+
+def born_in(group: str, year: int) -> tuple[int | None, int | None]:
+    """The birth years of an age group in `year`, as the lists count them (ratings.filters):
+    U8 are born in year - 8 or later; adults before year - 18."""
+    if not group:
+        return None, None
+    if group == "adults":
+        return None, year - 19
+    return year - int(group[1:]), None
 
 
 class ListInput(forms.TextInput):
@@ -31,11 +43,24 @@ class GcrFilterForm(forms.Form):
     since = forms.DateField(label=_("Games since"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(label=_("Games until"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     days = forms.IntegerField(label=_("Or newer than (days)"), required=False, min_value=1, max_value=36600)
-    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
-    region = forms.ModelChoiceField(label=_("Region"), queryset=Region.objects.all(), required=False)
-    born_from = forms.IntegerField(label=_("Players born from (year)"), required=False, min_value=1900, max_value=2100)
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.all(),
+        required=False,
+        widget=FastSelect(values=("name", "city"), label=lambda name, city: Club.label(isolate(name), isolate(city))),
+    )
+    region = forms.ModelChoiceField(
+        label=_("Region"),
+        queryset=Region.objects.all(),
+        required=False,
+        widget=FastSelect(values=("name",), label=isolate),
+    )
+    age_group = forms.ChoiceField(label=_("Age group"), required=False, choices=[("", "---------"), *AGE_GROUPS])
+    born_from = forms.IntegerField(
+        label=_("Players born from (year)"), required=False, min_value=BIRTH_YEARS[0], max_value=BIRTH_YEARS[1]
+    )
     born_until = forms.IntegerField(
-        label=_("Players born until (year)"), required=False, min_value=1900, max_value=2100
+        label=_("Players born until (year)"), required=False, min_value=BIRTH_YEARS[0], max_value=BIRTH_YEARS[1]
     )
     kind = forms.MultipleChoiceField(
         label=_("Games"),
@@ -81,14 +106,19 @@ class GcrFilterForm(forms.Form):
         """The normalised filter of a valid form."""
         data = self.cleaned_data
         today = today or timezone.localdate()
+        born_from, born_until = born_in(data["age_group"], today.year)
+        if data["born_from"] is not None:
+            born_from = max(data["born_from"], born_from or data["born_from"])
+        if data["born_until"] is not None:
+            born_until = min(data["born_until"], born_until or data["born_until"])
         return GcrQuery(
             tournaments=data["tournament"],
             since=since_of(data["since"], data["days"], today),
             until=data["until"],
             club=data["club"].pk if data["club"] else None,
             region=data["region"].pk if data["region"] else None,
-            born_from=data["born_from"],
-            born_until=data["born_until"],
+            born_from=born_from,
+            born_until=born_until,
             kinds=tuple(data["kind"]) or (BOARD,),
             rated_only=data["rated"] != "all",
         )

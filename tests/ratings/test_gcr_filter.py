@@ -29,9 +29,7 @@ def federation():
     """Two clubs, players born 2012-2016, four tournaments: three rated in GCR (ending in
     September, October and December), one left out of GCR, one not rated yet; a computer too."""
     north, south = ClubFactory(name="North"), ClubFactory(name="South")
-    kids = [
-        PlayerFactory(club=north if n % 2 else south, birth_date=D(2012 + n % 5, 3, 1 + n)) for n in range(12)
-    ]
+    kids = [PlayerFactory(club=north if n % 2 else south, birth_date=D(2012 + n % 5, 3, 1 + n)) for n in range(12)]
     computer = PlayerFactory(family_name="Stockfish", kind="computer")
     rated = Tournament.Status.RATED
     tournaments = [
@@ -148,6 +146,8 @@ def test_it_speaks_russian_to_a_player(client, personas, federation):
         ("kind=blitz", "kind"),
         ("rated=sometimes", "rated"),
         ("born_from=2015&born_until=2010", "born_until"),
+        ("age_group=u9", "age_group"),
+        ("born_from=10000", "born_from"),
     ],
 )
 def test_it_names_a_bad_parameter_to_an_api_client_and_on_the_page(client, federation, query, field):
@@ -190,3 +190,13 @@ def test_it_keeps_an_answer_until_the_next_gcr_recomputation(federation):
 def test_it_counts_games_against_computers_only_when_asked(client, federation):
     data = client.get("/api/gcr/?kind=computer").json()
     assert data == {"games": 0, "accuracy": None, "results": []}  # over-the-board computer games are left out
+
+
+def test_it_takes_an_age_group_as_the_lists_count_it(client, federation):
+    year = timezone.localdate().year
+    data = client.get("/api/gcr/?age_group=u12&rated=all").json()
+    alone = _alone(GcrQuery(born_from=year - 12, rated_only=False))
+    assert data["games"] == alone["games"]
+    assert _by_player(data, federation) == alone["ratings"]
+    narrower = client.get(f"/api/gcr/?age_group=u12&born_from={year - 11}&rated=all").json()
+    assert narrower["games"] == _alone(GcrQuery(born_from=year - 11, rated_only=False))["games"]
