@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SINCE = datetime.date(2025, 1, 1)
 PER_TOURNAMENT = 100
+BOARDS = 20  # 40 entrants, 5 rounds
 OLD_GAMES = 5_000
 
 
@@ -73,21 +74,24 @@ def seed(games: int, players: int) -> None:
         )
         number += 1
         batch = []
-        for board in range(PER_TOURNAMENT):
-            white, black = rng.sample(pks, 2)
-            edge = (strength[white] - strength[black]) / 800 + 0.5
-            roll = rng.random()
-            result = "1-0" if roll < edge - 0.1 else "0-1" if roll > edge + 0.1 else "1/2-1/2"
-            batch.append(
-                Game(
-                    tournament=tournament,
-                    round=1 + board % 5,
-                    board=1 + board // 5,
-                    white_id=white,
-                    black_id=black,
-                    result=result,
+        entrants = rng.sample(pks, 2 * BOARDS)
+        for rnd in range(1, PER_TOURNAMENT // BOARDS + 1):
+            rng.shuffle(entrants)  # a player plays once a round
+            for board in range(BOARDS):
+                white, black = entrants[2 * board], entrants[2 * board + 1]
+                edge = (strength[white] - strength[black]) / 800 + 0.5
+                roll = rng.random()
+                result = "1-0" if roll < edge - 0.1 else "0-1" if roll > edge + 0.1 else "1/2-1/2"
+                batch.append(
+                    Game(
+                        tournament=tournament,
+                        round=rnd,
+                        board=board + 1,
+                        white_id=white,
+                        black_id=black,
+                        result=result,
+                    )
                 )
-            )
         Game.objects.bulk_create(batch)
         count += PER_TOURNAMENT
     from django.db import connection
