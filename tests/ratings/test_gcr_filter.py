@@ -164,7 +164,11 @@ def test_it_names_a_bad_parameter_to_an_api_client_and_on_the_page(client, feder
 
 def test_it_answers_the_api_in_the_issues_shape(client, federation):
     north = federation["clubs"][0]
-    data = client.get(f"/api/gcr/?club={north.pk}&rated=all").json()
+    response = client.get(f"/api/gcr/?club={north.pk}&rated=all")
+    assert response["Content-Type"] == "application/json"
+    assert response["Access-Control-Allow-Origin"] == "*"
+    assert "X-RateLimit-Remaining" in response
+    data = response.json()
     assert set(data) == {"games", "accuracy", "results"}
     assert set(data["results"][0]) == {"federation_id", "name", "rating", "games"}
     alone = _alone(GcrQuery(club=north.pk, rated_only=False))
