@@ -39,7 +39,7 @@ def gcr_over_json(query: GcrQuery) -> str:
     """{"games", "accuracy", "results"} as JSON text: GCR of the games that pass, as computed alone
     on them. Cached as text: the API sends it as it is (10,000 rows through a schema took longer
     than reading them), and decoding it for the page is a few milliseconds."""
-    key = f"gcrquery:{version()}:{query.key()}"
+    key = f"gcrquery:json:{version()}:{query.key()}"
     found = cache.get(key)
     if found is not None:
         return found
