@@ -10,6 +10,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from play.models import MobileGame
 from ratings import services
 from ratings.engines import gcr
 from ratings.gcrquery.query import BOARD, GcrQuery
@@ -207,3 +208,38 @@ def test_it_takes_an_age_group_as_the_lists_count_it(client, federation):
     assert _by_player(data, federation) == alone["ratings"]
     narrower = client.get(f"/api/gcr/?age_group=u12&born_from={year - 11}&rated=all").json()
     assert narrower["games"] == _alone(GcrQuery(born_from=year - 11, rated_only=False))["games"]
+
+
+def _mobile(white, black, day, result="1-0", *, plies=20):
+    finished = datetime.datetime(day.year, day.month, day.day, 12, 0, tzinfo=datetime.UTC)
+    return MobileGame.objects.create(
+        code=f"GCR{white.pk}-{black.pk}-{day.isoformat()}-{plies}",
+        white=white,
+        black=black,
+        start=finished - datetime.timedelta(hours=2),
+        status="finished",
+        result=result,
+        finished_at=finished,
+        plies=plies,
+    )
+
+
+def test_it_counts_mobile_games_and_games_against_computers_by_kind(client, federation):
+    kids, computer = federation["kids"], federation["computer"]
+    _mobile(kids[0], kids[1], D(2025, 10, 10))
+    _mobile(kids[1], kids[2], D(2025, 10, 11), "1/2-1/2")
+    _mobile(kids[2], kids[0], D(2025, 10, 12), plies=1)  # a player never moved: not rated
+    _mobile(kids[3], computer, D(2025, 10, 13), "0-1")
+    mobile = client.get("/api/gcr/?kind=mobile").json()
+    assert mobile["games"] == 2
+    assert {row["federation_id"] for row in mobile["results"]} == {kids[n].federation_id for n in range(3)}
+    assert mobile["results"] == gcr_over(GcrQuery(kinds=("mobile",)))["results"]
+    assert client.get("/api/gcr/?kind=mobile&rated=all").json()["games"] == 3
+    against = client.get("/api/gcr/?kind=computer").json()
+    assert against["games"] == 1
+    assert [row["federation_id"] for row in against["results"]] == [computer.federation_id, kids[3].federation_id]
+    both = client.get("/api/gcr/?kind=mobile&kind=computer&until=2025-10-12").json()
+    assert both["games"] == 2  # the period is the finishing day
+    assert client.get(f"/api/gcr/?kind=mobile&tournament={federation['tournaments'][0].pk}").json()["games"] == 0
+    everything = client.get("/api/gcr/?kind=board&kind=mobile").json()
+    assert everything["games"] == _alone(GcrQuery())["games"] + 2
