@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load profile worker engine-worker beat messages clean
+.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load profile worker engine-worker beat messages clean bench-gcr
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ bench: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
 	$(PY) -m benchmarks.scale | tee benchmarks/results/scale.md
+
+# GCR computed on request over 100,000 filtered games (the GCR filter page, /api/gcr/), on PostgreSQL
+# (BENCH_DATABASE_URL; BENCH_CACHE_URL for the cache): first request, cached, and the engine alone as yardstick.
+bench-gcr: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.gcr.filter | tee benchmarks/results/gcr-filter.md
 
 # Importing a generated 1.1-million-player FIDE standard list, TXT and XML, on PostgreSQL
 # (BENCH_DATABASE_URL): wall time and peak memory of the import command. About three minutes.

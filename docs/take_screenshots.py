@@ -1,6 +1,6 @@
 """Screenshots of every page type, from a running demo site (make run), for docs/screenshots/.
 
-    .venv/bin/python docs/take_screenshots.py [http://127.0.0.1:8000]
+    .venv/bin/python docs/take_screenshots.py [http://127.0.0.1:8000] [--only gcr-filter]
 
 Needs Debian's chromium and an arbiter account `shot` / `shot-password-123` for the preview.
 """
@@ -10,7 +10,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-BASE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+POSITIONAL = [arg for arg in sys.argv[1:] if not arg.startswith("--") and arg != "gcr-filter"]
+BASE = POSITIONAL[0] if POSITIONAL else "http://127.0.0.1:8000"
+ONLY_GCR_FILTER = "--only" in sys.argv
 OUT = Path(__file__).resolve().parent / "screenshots"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
@@ -34,11 +36,24 @@ def shoot_tiebreaks(browser, report: str) -> None:
         )
         page.screenshot(path=OUT / name)
         page.context.close()
+def shoot_gcr_filter(browser) -> None:
+    """The GCR filter page (ratings.gcrquery) on a 390 px phone, English and Russian: the games of
+    the last two years over the board, the filters folded above the list."""
+    for locale, name in (("en-GB", "gcr-filter-phone.png"), ("ru-RU", "gcr-filter-phone-ru.png")):
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+        phone.goto(f"{BASE}/ratings/gcr/filter/?days=730&kind=board")
+        phone.click("#filters summary")  # folded, as a visitor folds them to read the list
+        phone.screenshot(path=OUT / name)
+        phone.context.close()
 
 
 def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+        if ONLY_GCR_FILTER:
+            shoot_gcr_filter(browser)
+            browser.close()
+            return
         desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
         desk.goto(f"{BASE}/")
         desk.screenshot(path=OUT / "home.png")
@@ -74,6 +89,7 @@ def main() -> None:
         phone.goto(f"{BASE}{report}")
         phone.screenshot(path=OUT / "tournament-report-phone.png")
         shoot_tiebreaks(browser, report)
+        shoot_gcr_filter(browser)
         browser.close()
 
 

@@ -24,8 +24,14 @@ class OpenApiTestCase(BaseTestCase):
         schema = self.schema()
         assert schema["openapi"].startswith("3.")
         paths = schema["paths"]
-        assert set(paths) == {"/api/lists/{system}/", "/api/players/{federation_id}/", "/api/tournaments/{pk}/"}
+        assert set(paths) == {
+            "/api/lists/{system}/",
+            "/api/players/{federation_id}/",
+            "/api/tournaments/{pk}/",
+            "/api/gcr/",
+        }
         answers = {
+            "/api/gcr/": {"200": "GcrAnswer", "400": "Errors", "429": "TooManyRequests"},
             "/api/lists/{system}/": {"200": "RatingList", "400": "Errors", "404": "Errors", "429": "TooManyRequests"},
             "/api/players/{federation_id}/": {"200": "Player", "429": "TooManyRequests"},
             "/api/tournaments/{pk}/": {"200": "Tournament", "429": "TooManyRequests"},
@@ -50,6 +56,20 @@ class OpenApiTestCase(BaseTestCase):
             "month",
             "page",
         } == (filters)
+        gcr_filters = {p["name"] for p in paths["/api/gcr/"]["get"]["parameters"] if p["in"] == "query"}
+        assert gcr_filters == {
+            "tournament",
+            "since",
+            "until",
+            "days",
+            "club",
+            "region",
+            "age_group",
+            "born_from",
+            "born_until",
+            "kind",
+            "rated",
+        }
         components = schema["components"]["schemas"]
         assert components["ListRow"]["properties"]["last_played"]["anyOf"][0] == {"format": "date", "type": "string"}
         assert "birth_date" not in components["Player"]["required"]
