@@ -1,6 +1,9 @@
 """GCR over a filter of games on PostgreSQL: 100,000 games pass the filter.
 
-    python -m benchmarks.gcr.filter [--games 100000] [--players 10000]
+    python -m benchmarks.gcr.filter [--games 100000] [--players 10000] [--smoke]
+
+--smoke: the same code on 500 games among 100 players, on the migrated DATABASE_URL it is given
+(tests/benchmarks/test_smoke.py), with the cache of the environment.
 
 Uses BENCH_DATABASE_URL (default: the local federation_bench database, created and migrated); seeds
 once a federation of rated tournaments (100 games each over the board, among `--players` players in
@@ -34,12 +37,12 @@ BOARDS = 20  # 40 entrants, 5 rounds
 OLD_GAMES = 5_000
 
 
-def seed(games: int, players: int) -> None:
+def seed(games: int, players: int, old_games: int = OLD_GAMES) -> None:
     from players.models import Club, Player
     from players.services import players_bulk_create
     from tournaments.models import Game, Tournament
 
-    wanted = games + OLD_GAMES
+    wanted = games + old_games
     if Game.objects.filter(tournament__name__startswith="GCR bench").count() >= wanted:
         return
     began = time.perf_counter()
@@ -63,7 +66,7 @@ def seed(games: int, players: int) -> None:
     count = 0
     number = 0
     while count < wanted:
-        old = count < OLD_GAMES
+        old = count < old_games
         start = (SINCE - datetime.timedelta(days=400)) if old else SINCE + datetime.timedelta(days=number % 300)
         tournament = Tournament.objects.create(
             name=f"GCR bench {number}",
@@ -117,7 +120,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--smoke", action="store_true", help="500 games on the given DATABASE_URL, in seconds")
     args = parser.parse_args(argv)
+    if args.smoke:
+        return smoke()
     url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/federation_bench")
     os.environ.update(
         {"DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": url, "LOG_LEVEL": "WARNING", "DEBUG": "false"}
@@ -166,6 +172,32 @@ def main(argv=None) -> int:
     print(f"| cached (same filter) | {cached * 1000:.1f} ms | {cached / yardstick:.3f} | | |")
     print(f"| /api/gcr/ in process, cached | {api * 1000:.1f} ms | {api / yardstick:.3f} | | |")
     return 0 if computed < 1 else 1
+
+
+def smoke() -> int:
+    """The measured code at a tiny size on the migrated database of the environment."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.test import Client
+
+    from ratings.engines import gcr
+    from ratings.gcrquery.query import GcrQuery
+    from ratings.gcrquery.selectors import filtered_games, gcr_over
+
+    seed(500, 100, old_games=100)
+    query = GcrQuery(since=SINCE)
+    games = filtered_games(query)
+    expected = gcr.rate(games)
+    answer = gcr_over(query)
+    settings.ALLOWED_HOSTS = ["*"]
+    api = Client().get(f"/api/gcr/?since={SINCE.isoformat()}")
+    print(f"smoke: {answer['games']} games, {len(answer['results'])} players, API {api.status_code}")
+    ok = answer["games"] == 500 and len(answer["results"]) == len(expected.players) and api.status_code == 200
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
