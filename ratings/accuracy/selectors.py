@@ -1,0 +1,166 @@
+"""The rated games of each system as observations for ratings.engines.accuracy, in few queries.
+
+ORR, Mchess and PlayChess: every game is in its players' RatingChange rows, each line with the
+numbers the system used (details["games"]), so one query a system reads them all; the events'
+dates come from their sources (one query per 5,000 events) and the birth dates in one query.
+GCR: the games GCR counts, and the final ratings of its list (gcr.md, 7).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from itertools import groupby
+from operator import itemgetter
+
+from django.core.cache import cache
+from django.utils import timezone
+
+from players.models import Player
+from ratings.engines import accuracy
+from ratings.engines.accuracy import Observation
+from ratings.engines.playchess import ESTABLISHED_GAMES
+from ratings.models import PlayerRating, RatingChange, System
+from ratings.timeline import sources
+from ratings.timeline.keys import zone
+from toolkit import pagecache
+
+CACHE_PREFIX = "accuracy"
+CACHE_SECONDS = 24 * 3600  # the data version moves with every run long before this
+# GCR has no provisional status: a player is a GCR newcomer before his 10th game counted (in
+# tournaments that ended earlier), PlayChess's threshold of an established rating.
+GCR_NEWCOMER_GAMES = ESTABLISHED_GAMES
+
+
+def _birth_dates() -> dict[int, datetime.date]:
+    return dict(Player.objects.filter(birth_date__isnull=False).values_list("id", "birth_date"))
+
+
+def _event_dates(rows) -> dict[tuple[str, int], datetime.date]:
+    """(anchor, event id) -> the event's local date: a tournament's end, a mobile game's finish."""
+    wanted: dict[str, set[int]] = {}
+    for row in rows:
+        anchor, event = _anchor(row)
+        wanted.setdefault(anchor, set()).add(event)
+    local = zone()
+    dates = {}
+    for source in sources.registered():
+        ids = wanted.get(source.anchor)
+        if ids:
+            for event, key in source.keys(ids).items():
+                dates[source.anchor, event] = key.instant.astimezone(local).date()
+    return dates
+
+
+def _anchor(row) -> tuple[str, int]:
+    return ("tournament_id", row[1]) if row[1] is not None else ("mobile_game_id", row[2])
+
+
+def _line_reader(system: str):
+    """(details, line) -> (expected, half points), or None for a line that is no game of this event."""
+    if system == System.ORR:
+        # (round, opponent, opponent's rating, half points, PD in hundredths, stored): PD is ORR's
+        # expectation; stored lines are earlier tournaments' games, the fictitious draw has no opponent.
+        def orr(details, line):
+            if line[1] is None or line[5]:
+                return None
+            return line[4] / 100, line[3]
+
+        return orr
+    if system == System.MCHESS:
+        # (round, opponent, own rating before the round, opponent's, half points, change)
+        def mchess(details, line):
+            return accuracy.mchess_expected(line[2], line[3]), line[4]
+
+        return mchess
+
+    # PlayChess: (round, opponent, opponent's rating as used, half points) and the own entry rating.
+    def playchess(details, line):
+        own = details.get("entry_rating")
+        if own is None:
+            return None
+        return accuracy.playchess_expected(own, line[2]), line[3]
+
+    return playchess
+
+
+def observations(system: str, births: dict | None = None) -> list[Observation]:
+    """Every player's side of every game rated in ORR, Mchess or PlayChess."""
+    births = _birth_dates() if births is None else births
+    rows = list(
+        RatingChange.objects.filter(system=system).values_list(
+            "player_id", "tournament_id", "mobile_game_id", "rating_before", "provisional_before", "details"
+        )
+    )
+    dates = _event_dates(rows)
+    read = _line_reader(system)
+    out = []
+    new = tuple.__new__
+    for row in rows:
+        player, _t, _m, before, provisional, details = row
+        day = dates.get(_anchor(row))
+        if day is None:
+            continue  # an event no longer on the timeline (its changes go at the next run)
+        newcomer = before is None or provisional
+        group = accuracy.age_group(births.get(player), day.year)
+        for line in details.get("games", ()):
+            seen = read(details, line)
+            if seen is not None:
+                out.append(new(Observation, (seen[0], seen[1] / 2, newcomer, group, day.year)))
+    return out
+
+
+def gcr_observations(births: dict | None = None) -> list[Observation]:
+    """Both sides of every game GCR counts, expected from the final ratings of the list."""
+    births = _birth_dates() if births is None else births
+    final = {
+        player: (float(gcr1) + float(gcr2)) / 2
+        for player, gcr1, gcr2 in PlayerRating.objects.filter(system=System.GCR).values_list(
+            "player_id", "gcr1", "gcr2"
+        )
+    }
+    games = sorted(
+        (
+            (end, white, black, half_points)
+            for white, black, half_points, end in sources.tournaments().gcr_games()
+            if white in final and black in final  # computers, and games after the last GCR run
+        ),
+        key=itemgetter(0),
+    )
+    played: Counter = Counter()
+    out = []
+    new = tuple.__new__
+    for end, same_day in groupby(games, key=itemgetter(0)):
+        same_day = list(same_day)
+        for _end, white, black, half_points in same_day:
+            expected = accuracy.gcr_expected(final[white], final[black])
+            for player, e, score in ((white, expected, half_points / 2), (black, 1 - expected, 1 - half_points / 2)):
+                newcomer = played[player] < GCR_NEWCOMER_GAMES
+                out.append(
+                    new(Observation, (e, score, newcomer, accuracy.age_group(births.get(player), end.year), end.year))
+                )
+        for _end, white, black, _hp in same_day:
+            played[white] += 1
+            played[black] += 1
+    return out
+
+
+def compute() -> dict:
+    """Every system's figures, as the page and the API show them."""
+    births = _birth_dates()
+    systems = []
+    for system in (System.ORR, System.MCHESS, System.PLAYCHESS, System.GCR):
+        seen = gcr_observations(births) if system == System.GCR else observations(system, births)
+        systems.append({"system": system.value, **accuracy.summarize(seen)})
+    return {"computed_at": timezone.now(), "systems": systems}
+
+
+def report() -> dict:
+    """The figures, computed on the first request after a change of the data (a rating run, a GCR
+    run, an edit) and kept in the cache under the data version of the page cache until the next."""
+    key = f"{CACHE_PREFIX}:{pagecache.version()}"
+    result = cache.get(key)
+    if result is None:
+        result = compute()
+        cache.set(key, result, CACHE_SECONDS)
+    return result
