@@ -15,6 +15,7 @@ from operator import itemgetter
 
 from django.core.cache import cache
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from players.models import Player
 from ratings.engines import accuracy
@@ -25,6 +26,16 @@ from ratings.timeline import sources
 from ratings.timeline.keys import zone
 from toolkit import pagecache
 
+AGE_LABELS = [
+    ("u8", _("Under 8")),
+    ("u10", _("Under 10")),
+    ("u12", _("Under 12")),
+    ("u14", _("Under 14")),
+    ("u16", _("Under 16")),
+    ("u18", _("Under 18")),
+    ("adults", _("Adults")),
+    ("unknown", _("Birth date unknown")),
+]
 CACHE_PREFIX = "accuracy"
 CACHE_SECONDS = 24 * 3600  # the data version moves with every run long before this
 # GCR has no provisional status: a player is a GCR newcomer before his 10th game counted (in
@@ -56,27 +67,35 @@ def _anchor(row) -> tuple[str, int]:
     return ("tournament_id", row[1]) if row[1] is not None else ("mobile_game_id", row[2])
 
 
-def _line_reader(system: str):
-    """(details, line) -> (expected, half points), or None for a line that is no game of this event."""
+def _line_reader(system: str, rows):
+    """(row, line) -> (expected, half points), or None for a line this system's figures leave out."""
     if system == System.ORR:
-        # (round, opponent, opponent's rating, half points, PD in hundredths, stored): PD is ORR's
-        # expectation; stored lines are earlier tournaments' games, the fictitious draw has no opponent.
-        def orr(details, line):
-            if line[1] is None or line[5]:
+        # (round, opponent, opponent's rating, half points, PD, stored). The PD ORR itself used is not
+        # taken: for a newcomer or a provisional player it comes from a rating estimated from this very
+        # tournament. PD is recomputed with both players' ratings from before the tournament, and a game
+        # with a player who had none (a newcomer) is left out; stored lines are earlier games, the
+        # fictitious draw has no opponent.
+        before = {(row[0], row[1]): row[3] for row in rows}
+
+        def orr(row, line):
+            if line[1] is None or line[5] or row[3] is None:
                 return None
-            return line[4] / 100, line[3]
+            opponent = before.get((line[1], row[1]))
+            if opponent is None:
+                return None
+            return accuracy.orr_expected(row[3], opponent), line[3]
 
         return orr
     if system == System.MCHESS:
         # (round, opponent, own rating before the round, opponent's, half points, change)
-        def mchess(details, line):
+        def mchess(row, line):
             return accuracy.mchess_expected(line[2], line[3]), line[4]
 
         return mchess
 
     # PlayChess: (round, opponent, opponent's rating as used, half points) and the own entry rating.
-    def playchess(details, line):
-        own = details.get("entry_rating")
+    def playchess(row, line):
+        own = row[5].get("entry_rating")
         if own is None:
             return None
         return accuracy.playchess_expected(own, line[2]), line[3]
@@ -93,7 +112,7 @@ def observations(system: str, births: dict | None = None) -> list[Observation]:
         )
     )
     dates = _event_dates(rows)
-    read = _line_reader(system)
+    read = _line_reader(system, rows)
     out = []
     new = tuple.__new__
     for row in rows:
@@ -104,7 +123,7 @@ def observations(system: str, births: dict | None = None) -> list[Observation]:
         newcomer = before is None or provisional
         group = accuracy.age_group(births.get(player), day.year)
         for line in details.get("games", ()):
-            seen = read(details, line)
+            seen = read(row, line)
             if seen is not None:
                 out.append(new(Observation, (seen[0], seen[1] / 2, newcomer, group, day.year)))
     return out
