@@ -55,6 +55,12 @@ bench-fide: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.operations.fide_list | tee benchmarks/results/fide-list.md
 
+# Which system predicts best (issue 27.2) over a generated, rated federation on PostgreSQL
+# (BENCH_DATABASE_URL, BENCH_CACHE_URL): the figures computed cold, the page and the API cached.
+bench-accuracy: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.accuracy | tee benchmarks/results/accuracy.md
+
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime
 	mkdir -p benchmarks/results

@@ -16,6 +16,16 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
+def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
+    """Which system predicts best, on a 390 px phone in English and in Russian (the whole page)."""
+    for locale, name in (("en-GB", "accuracy-phone.png"), ("ru-RU", "accuracy-phone-ru.png")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale, device_scale_factor=2)
+        page = context.new_page()
+        page.goto(f"{base}/ratings/accuracy/")
+        page.screenshot(path=out / name, full_page=True)
+        context.close()
+
+
 def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
@@ -53,6 +63,7 @@ def main() -> None:
         phone.screenshot(path=OUT / "rating-list-phone.png")
         phone.goto(f"{BASE}{report}")
         phone.screenshot(path=OUT / "tournament-report-phone.png")
+        shoot_accuracy(browser)
         browser.close()
 
 
