@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-load profile worker engine-worker beat messages clean
+.PHONY: run serve test lint bench bench-accuracy bench-fide bench-load profile worker engine-worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -45,6 +45,7 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=20_000)
     parser.add_argument("--tournaments", type=int, default=1_200, help="about 100 games each")
     parser.add_argument("--reuse", action="store_true")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     env = dict(os.environ)
     env["DATABASE_URL"] = env.get("BENCH_DATABASE_URL", DEFAULT_DB)
