@@ -55,7 +55,7 @@ def main(argv=None) -> int:
         from benchmarks.scale import prepare_database
 
         prepare_database(env["DATABASE_URL"], args, env)
-        subprocess.run(  # noqa: S603
+        subprocess.run(
             [sys.executable, "manage.py", "shell", "-c",
              "from ratings import services; services.rerate_since(since=None); services.gcr_recompute(force=True)"],
             cwd=ROOT, env=env, check=True,

@@ -95,7 +95,7 @@ def _line_reader(system: str, rows):
 
     # PlayChess: (round, opponent, opponent's rating as used, half points) and the own entry rating.
     def playchess(row, line):
-        own = row[5].get("entry_rating")
+        own = row[6]
         if own is None:
             return None
         return accuracy.playchess_expected(own, line[2]), line[3]
@@ -106,9 +106,18 @@ def _line_reader(system: str, rows):
 def observations(system: str, births: dict | None = None) -> list[Observation]:
     """Every player's side of every game rated in ORR, Mchess or PlayChess."""
     births = _birth_dates() if births is None else births
+    # Only the games (and PlayChess's entry rating) out of the details: the rest (the engine's state
+    # snapshot, most of the document) is never sent, nor decoded.
+    entry = "details__entry_rating" if system == System.PLAYCHESS else "rating_before"
     rows = list(
         RatingChange.objects.filter(system=system).values_list(
-            "player_id", "tournament_id", "mobile_game_id", "rating_before", "provisional_before", "details"
+            "player_id",
+            "tournament_id",
+            "mobile_game_id",
+            "rating_before",
+            "provisional_before",
+            "details__games",
+            entry,
         )
     )
     dates = _event_dates(rows)
@@ -116,13 +125,13 @@ def observations(system: str, births: dict | None = None) -> list[Observation]:
     out = []
     new = tuple.__new__
     for row in rows:
-        player, _t, _m, before, provisional, details = row
+        player, _t, _m, before, provisional, games, _entry = row
         day = dates.get(_anchor(row))
         if day is None:
             continue  # an event no longer on the timeline (its changes go at the next run)
         newcomer = before is None or provisional
         group = accuracy.age_group(births.get(player), day.year)
-        for line in details.get("games", ()):
+        for line in games or ():
             seen = read(row, line)
             if seen is not None:
                 out.append(new(Observation, (seen[0], seen[1] / 2, newcomer, group, day.year)))
@@ -174,12 +183,16 @@ def compute() -> dict:
     return {"computed_at": timezone.now(), "systems": systems}
 
 
+def cache_key() -> str:
+    return f"{CACHE_PREFIX}:{pagecache.version()}"
+
+
 def report() -> dict:
-    """The figures, computed on the first request after a change of the data (a rating run, a GCR
-    run, an edit) and kept in the cache under the data version of the page cache until the next."""
-    key = f"{CACHE_PREFIX}:{pagecache.version()}"
-    result = cache.get(key)
+    """The figures of the current data version: computed after every GCR run by the worker
+    (ratings.accuracy.services.refresh), or else on the first request after a change of the data,
+    and kept in the cache under the page cache's data version until the next change."""
+    result = cache.get(cache_key())
     if result is None:
         result = compute()
-        cache.set(key, result, CACHE_SECONDS)
+        cache.set(cache_key(), result, CACHE_SECONDS)
     return result

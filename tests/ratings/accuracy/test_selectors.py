@@ -153,3 +153,16 @@ def test_it_keeps_the_figures_until_the_data_changes(federation, django_assert_m
     selectors.report()
     with django_assert_max_num_queries(2):  # the data version's stamp at most; no figure recomputed
         selectors.report()
+
+
+def test_it_computes_the_figures_after_a_gcr_run_before_anybody_asks(federation, django_assert_max_num_queries):
+    from django.core.cache import cache
+
+    from ratings.tasks import recompute_gcr
+
+    cache.delete(selectors.cache_key())
+    services.gcr_request()
+    recompute_gcr.apply()  # eager: GCR, then the figures' refresh it queues
+    assert cache.get(selectors.cache_key()) is not None
+    with django_assert_max_num_queries(2):
+        assert selectors.report()["systems"][3]["all"]["games"] > 0
