@@ -19,7 +19,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
     """Which system predicts best, on a 390 px phone in English and in Russian (the whole page)."""
     for locale, name in (("en-GB", "accuracy-phone.png"), ("ru-RU", "accuracy-phone-ru.png")):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale, device_scale_factor=2)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
         page = context.new_page()
         page.goto(f"{base}/ratings/accuracy/")
         page.screenshot(path=out / name, full_page=True)
