@@ -13,6 +13,7 @@ from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
 
 from api.limits import rate_limited
+from api.schemas import TooManyRequests
 from ratings.accuracy import selectors
 from toolkit.pagecache import cache_public_page
 
@@ -53,11 +54,6 @@ class SystemAccuracy(Schema):
 class Accuracy(Schema):
     computed_at: datetime.datetime
     systems: list[SystemAccuracy]
-
-
-class TooManyRequests(Schema):
-    error: str
-    retry_after: int
 
 
 @router.get(

@@ -24,11 +24,17 @@ class OpenApiTestCase(BaseTestCase):
         schema = self.schema()
         assert schema["openapi"].startswith("3.")
         paths = schema["paths"]
-        assert set(paths) == {"/api/lists/{system}/", "/api/players/{federation_id}/", "/api/tournaments/{pk}/"}
+        assert set(paths) == {
+            "/api/lists/{system}/",
+            "/api/players/{federation_id}/",
+            "/api/tournaments/{pk}/",
+            "/api/systems/accuracy/",
+        }
         answers = {
             "/api/lists/{system}/": {"200": "RatingList", "400": "Errors", "404": "Errors", "429": "TooManyRequests"},
             "/api/players/{federation_id}/": {"200": "Player", "429": "TooManyRequests"},
             "/api/tournaments/{pk}/": {"200": "Tournament", "429": "TooManyRequests"},
+            "/api/systems/accuracy/": {"200": "Accuracy", "429": "TooManyRequests"},
         }
         for path, by_status in answers.items():
             operation = paths[path]["get"]
