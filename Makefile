@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load profile worker engine-worker beat messages clean bench-gcr
+.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load profile worker engine-worker beat messages clean bench-gcr bench-accuracy
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -69,6 +69,11 @@ bench-fide: $(VENV)/.runtime
 bench-tiebreaks: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.tiebreaks.swiss | tee benchmarks/results/tiebreaks.md
+# Which system predicts best (issue 27.2) over a generated, rated federation on PostgreSQL
+# (BENCH_DATABASE_URL, BENCH_CACHE_URL): the figures computed cold, the page and the API cached.
+bench-accuracy: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.accuracy | tee benchmarks/results/accuracy.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime

@@ -22,7 +22,7 @@ from ninja import NinjaAPI, Query, Status
 from ninja.decorators import decorate_view
 from ninja.errors import set_default_exc_handlers
 
-from api import gcr, schemas
+from api import accuracy, gcr, schemas
 from api.limits import describe_rate, rate_limited
 from players.models import Player
 from players.selectors import may_see_birth_date, player_by_federation_id
@@ -63,6 +63,7 @@ api = FederationAPI(
     docs_url="/docs",
 )
 api.add_router("/gcr/", gcr.router)  # GCR over a filter of games (api/gcr.py)
+api.add_router("/systems/", accuracy.router)
 
 
 def public_json(view):

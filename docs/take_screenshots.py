@@ -45,6 +45,14 @@ def shoot_gcr_filter(browser) -> None:
         phone.click("#filters summary")  # folded, as a visitor folds them to read the list
         phone.screenshot(path=OUT / name)
         phone.context.close()
+def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
+    """Which system predicts best, on a 390 px phone in English and in Russian (the whole page)."""
+    for locale, name in (("en-GB", "accuracy-phone.png"), ("ru-RU", "accuracy-phone-ru.png")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{base}/ratings/accuracy/")
+        page.screenshot(path=out / name, full_page=True)
+        context.close()
 
 
 def main() -> None:
@@ -90,6 +98,7 @@ def main() -> None:
         phone.screenshot(path=OUT / "tournament-report-phone.png")
         shoot_tiebreaks(browser, report)
         shoot_gcr_filter(browser)
+        shoot_accuracy(browser)
         browser.close()
 
 

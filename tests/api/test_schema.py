@@ -29,12 +29,14 @@ class OpenApiTestCase(BaseTestCase):
             "/api/players/{federation_id}/",
             "/api/tournaments/{pk}/",
             "/api/gcr/",
+            "/api/systems/accuracy/",
         }
         answers = {
             "/api/gcr/": {"200": "GcrAnswer", "400": "Errors", "429": "TooManyRequests"},
             "/api/lists/{system}/": {"200": "RatingList", "400": "Errors", "404": "Errors", "429": "TooManyRequests"},
             "/api/players/{federation_id}/": {"200": "Player", "429": "TooManyRequests"},
             "/api/tournaments/{pk}/": {"200": "Tournament", "429": "TooManyRequests"},
+            "/api/systems/accuracy/": {"200": "Accuracy", "429": "TooManyRequests"},
         }
         for path, by_status in answers.items():
             operation = paths[path]["get"]
