@@ -1,7 +1,10 @@
 """Which system predicts best, over a generated federation on PostgreSQL: the figures computed
 cold (what the first request after a rating run pays), the page and the API served afterwards.
 
-    python -m benchmarks.accuracy [--players 20000] [--tournaments 1200] [--reuse]
+    python -m benchmarks.accuracy [--players 20000] [--tournaments 1200] [--reuse] [--smoke]
+
+--smoke: the same code over 200 players and 10 tournaments generated, rated and GCR-computed on the
+migrated DATABASE_URL it is given, with the cache of the environment (tests/benchmarks/test_smoke.py).
 
 Uses BENCH_DATABASE_URL (default: a federation_accuracy_bench database on the local server,
 generated, rated and GCR-computed unless --reuse finds it there) and BENCH_CACHE_URL. Times are
@@ -46,8 +49,21 @@ def main(argv=None) -> int:
     parser.add_argument("--tournaments", type=int, default=1_200, help="about 100 games each")
     parser.add_argument("--reuse", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="a tiny federation on the given DATABASE_URL")
     args = parser.parse_args(argv)
     env = dict(os.environ)
+    if args.smoke:
+        subprocess.run(  # noqa: S603 (our own command, fixed arguments)
+            [sys.executable, "manage.py", "generate_federation", "--players", "200", "--tournaments", "10",
+             "--seed", str(args.seed), "--rate"],
+            cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c",
+             "from ratings import services; services.gcr_recompute(force=True)"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
+        return measure(runs=1, smoke=True)
     env["DATABASE_URL"] = env.get("BENCH_DATABASE_URL", DEFAULT_DB)
     env["CACHE_URL"] = env.get("BENCH_CACHE_URL", env.get("CACHE_URL", "locmem://"))
     os.environ.update(DATABASE_URL=env["DATABASE_URL"], CACHE_URL=env["CACHE_URL"])
@@ -61,6 +77,11 @@ def main(argv=None) -> int:
             cwd=ROOT, env=env, check=True,
         )  # fmt: skip
 
+    return measure(runs=None)
+
+
+def measure(runs: int | None, smoke: bool = False) -> int:
+    """The measures over the federation of DATABASE_URL; `runs` overrides the medians' runs."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -72,14 +93,22 @@ def main(argv=None) -> int:
     from ratings.accuracy import selectors
     from ratings.models import RatingChange
 
-    stick = median(yardstick, 3)
+    stick = median(yardstick, runs or 3)
     games = sum(entry["all"]["games"] for entry in selectors.compute()["systems"])
-    cold = median(selectors.compute, 3)
+    cold = median(selectors.compute, runs or 3)
     client = Client()
     cache.clear()
     client.get("/ratings/accuracy/")
-    page = median(lambda: client.get("/ratings/accuracy/"), 7)
-    api = median(lambda: client.get("/api/systems/accuracy/"), 7)
+    page = median(lambda: client.get("/ratings/accuracy/"), runs or 7)
+    api = median(lambda: client.get("/api/systems/accuracy/"), runs or 7)
+    if smoke:
+        from django.conf import settings
+
+        settings.ALLOWED_HOSTS = ["*"]
+        answers = [client.get("/ratings/accuracy/").status_code, client.get("/api/systems/accuracy/").status_code]
+        if answers != [200, 200] or not games:
+            print(f"smoke: answers {answers}, {games} player-games", file=sys.stderr)
+            return 1
     load = os.getloadavg()
     changes = RatingChange.objects.count()
     print("# Accuracy of the systems (issue 27.2)\n")
