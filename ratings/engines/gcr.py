@@ -14,6 +14,7 @@ pass.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from array import array
@@ -61,6 +62,19 @@ class GcrResult:
 
 
 def rate(games: Iterable[tuple[PlayerId, PlayerId, int]], *, fork_from: int | None = None) -> GcrResult:
+    """Rate every game; see _rate. The cyclic garbage collector is paused meanwhile: the run makes
+    millions of tuples and no cycle, and the collections those allocations set off were a tenth
+    of its CPU time over 200,000 games. It is switched back on as it was, whatever happens."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _rate(games, fork_from)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _rate(games: Iterable[tuple[PlayerId, PlayerId, int]], fork_from: int | None) -> GcrResult:
     """Rate every game, each given as (player a, player b, a's score in half points: 2, 1 or 0).
 
     The work is done column by column with list comprehensions and Counters, which run
