@@ -75,12 +75,16 @@ def tournament_report(*, tournament: Tournament) -> dict:
                 "playchess": own.get(System.PLAYCHESS),
             }
         )
-    # The file's ranks are the arbiter's official standings where every player has one; otherwise
-    # the tie-breaks order the tied players.
-    if all(p.rank for p in participants):
-        rows.sort(key=lambda row: (row["participant"].rank, -row["points"], row["participant"].start_number))
-    else:
-        rows.sort(key=lambda row: (-row["points"], row["tiebreak_rank"], row["participant"].start_number))
+    # Points first; among equal points the file's rank (the arbiter's standings) where it gives one,
+    # then the tie-breaks, then the start number.
+    rows.sort(
+        key=lambda row: (
+            -row["points"],
+            row["participant"].rank or 10**6,
+            row["tiebreak_rank"],
+            row["participant"].start_number,
+        )
+    )
     for place, row in enumerate(rows, start=1):
         row["place"] = place
     coefficient = next((row["orr"].details for row in rows if row["orr"] is not None), None)
