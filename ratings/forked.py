@@ -61,10 +61,11 @@ class Child:
         os.close(self._lines)
         if self._pending:
             raise ChildFailed("the child's last line was cut off")
-        payload = b""
+        pieces = []  # joined once: the result holds tens of megabytes of ready COPY text
         while data := os.read(self._result, CHUNK):
-            payload += data
+            pieces.append(data)
         os.close(self._result)
+        payload = b"".join(pieces)
         _, status = os.waitpid(self.pid, 0)
         if not payload:
             raise ChildFailed(f"the child process ended without a result (status {status})")
