@@ -66,10 +66,12 @@ class Child:
             pieces.append(data)
         os.close(self._result)
         payload = b"".join(pieces)
+        del pieces  # the worker's peak memory is measured: one copy of the result at a time
         _, status = os.waitpid(self.pid, 0)
         if not payload:
             raise ChildFailed(f"the child process ended without a result (status {status})")
         ok, result = pickle.loads(payload)  # noqa: S301 - our own child, through our own pipe
+        del payload
         if not ok:
             raise ChildFailed(f"the child process failed:\n{result}")
         return result

@@ -339,7 +339,9 @@ def _run_split(replay: Replay, events, stream) -> dict[str, tuple[bytes, bytes]]
         replay.systems = (System.ORR,)
         replay.write = lambda row: write_line(lines.change_line(row, tail))
         _run(replay, events)
-        return replay.touched[System.ORR], replay.summary.changes, replay.ready_rows(System.ORR)
+        rows = replay.ready_rows(System.ORR)
+        replay.standings[System.ORR].clear()  # they are text now: freed before the result is pickled
+        return replay.touched[System.ORR], replay.summary.changes, rows
 
     child = Child(rate_orr)
     try:
