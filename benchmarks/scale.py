@@ -246,6 +246,7 @@ def main(argv=None) -> int:
     os.environ.update(env)
     RESULTS.mkdir(exist_ok=True)
     generated, generation = prepare_database(env["DATABASE_URL"], args, env)
+    load_before = _load()
 
     sys.path.insert(0, str(ROOT))
     import django
@@ -299,50 +300,52 @@ def main(argv=None) -> int:
 
     floor_total = read + write
     gib = 1024**3
+    upload = max(u[-1] for u in uploads)
+    # (measure, result, ratio, goal for the ratio): every measure with a goal as a ratio beside its
+    # goal, so that a noisy machine's seconds are read against what was measured in the same run.
     rows = [
         (
             f"1. full re-rating, ORR + Mchess + PlayChess (worker, best of {RERATINGS})",
             f"{rerate:.1f} s",
-            "< 60 s",
-            rerate < 60,
+            rerate / 60,
+            "≤ 1 (of 60 s)",
         ),
-        ("1. floor: read every game and participant", f"{read:.1f} s", "", None),
-        (f"1. floor: write {changes:,} result rows", f"{write:.1f} s", "", None),
-        ("1. re-rating / floor", f"{rerate / floor_total:.1f}x", "< 3x", rerate < 3 * floor_total),
-        ("1. for comparison: write the same rows, details included", f"{same_write:.1f} s", "", None),
-        ("1. re-rating / (floor read + that write)", f"{rerate / (read + same_write):.1f}x", "", None),
+        ("1. floor: read every game and participant", f"{read:.1f} s", None, ""),
+        (f"1. floor: write {changes:,} result rows", f"{write:.1f} s", None, ""),
+        ("1. re-rating / floor", f"{rerate:.1f} s / {floor_total:.1f} s", rerate / floor_total, "≤ 3"),
+        ("1. for comparison: write the same rows, details included", f"{same_write:.1f} s", None, ""),
+        ("1. re-rating / (floor read + that write)", "", rerate / (read + same_write), ""),
         (
             "2. 300 players, 9 rounds: upload to published report (worst of 3)",
-            f"{max(u[-1] for u in uploads) * 1000:.0f} ms",
-            "< 5000 ms",
-            max(u[-1] for u in uploads) < 5,
+            f"{upload * 1000:.0f} ms",
+            upload / 5,
+            "≤ 1 (of 5000 ms)",
         ),
     ]
     for label, elapsed in pages:
-        rows.append((f"3. {label}", f"{elapsed * 1000:.0f} ms", "< 100 ms", elapsed < 0.1))
-    rows.append(
-        ("3. list page plan uses rating_list_idx", "yes" if plans["list page"] else "no", "yes", plans["list page"])
-    )
+        rows.append((f"3. {label}", f"{elapsed * 1000:.0f} ms", elapsed / 0.1, "≤ 1 (of 100 ms)"))
+    for label, used in (
+        ("3. list page plan uses rating_list_idx", plans["list page"]),
+        ("3. name search plan uses the trigram indexes", plans["name search"]),
+    ):
+        rows.append((label, "yes" if used else "no", None, "yes"))
     rows.append(
         (
-            "3. name search plan uses the trigram indexes",
-            "yes" if plans["name search"] else "no",
-            "yes",
-            plans["name search"],
+            f"4. GCR over {gcr_games:,} games (best of {GCR_RUNS})",
+            f"{gcr_seconds:.1f} s",
+            gcr_seconds / 10,
+            "≤ 1 (of 10 s)",
         )
-    )
-    rows.append(
-        (f"4. GCR over {gcr_games:,} games (best of {GCR_RUNS})", f"{gcr_seconds:.1f} s", "< 10 s", gcr_seconds < 10)
     )
     rows.append(
         (
             "5. worker peak memory during 1 (all its processes)",
             f"{peak_total / gib:.2f} GiB",
-            "< 2 GiB",
-            peak_total < 2 * gib,
+            peak_total / gib,
+            "≤ 1 (of 1 GiB)",
         )
     )
-    rows.append(("5. largest single process", f"{peak_single / gib:.2f} GiB", "", None))
+    rows.append(("5. largest single process", f"{peak_single / gib:.2f} GiB", None, ""))
 
     print(f"# Scale benchmark: {players:,} players, {tournaments:,} tournaments, {games:,} played games")
     print()
@@ -359,15 +362,33 @@ def main(argv=None) -> int:
     for phase in phases:
         print(f"- replayed {phase}")
     print()
-    print("| measure | result | target | met |")
-    print("|---|---|---|---|")
-    for label, value, target, met in rows:
-        print(f"| {label} | {value} | {target} | {'' if met is None else 'yes' if met else '**no**'} |")
+    print(f"Load average (1, 5, 15 min) before / after the measures: {load_before} / {_load()}.")
+    print()
+    print("| measure | result | ratio | goal | met |")
+    print("|---|---|---|---|---|")
+    for label, value, ratio, goal in rows:
+        shown = "" if ratio is None else f"{ratio:.2f}"
+        print(f"| {label} | {value} | {shown} | {goal} | {_met(value, ratio, goal)} |")
     print()
     print("Upload runs (read + preview, confirm, queue + rating run, report page, total):")
     for number, row in enumerate(uploads, start=1):
         print(f"- run {number}: " + ", ".join(f"{value * 1000:.0f} ms" for value in row))
     return 0
+
+
+def _met(value: str, ratio: float | None, goal: str) -> str:
+    """'yes' or '**no**' for a measure with a goal ("≤ x" for a ratio, "yes" for a plan), else ''."""
+    if goal == "yes":
+        return "yes" if value == "yes" else "**no**"
+    if ratio is None or not goal:
+        return ""
+    limit = float(goal.split()[1])
+    return "yes" if ratio <= limit else "**no**"
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
 def _cpu() -> str:

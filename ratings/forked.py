@@ -61,14 +61,17 @@ class Child:
         os.close(self._lines)
         if self._pending:
             raise ChildFailed("the child's last line was cut off")
-        payload = b""
+        pieces = []  # joined once: the result holds tens of megabytes of ready COPY text
         while data := os.read(self._result, CHUNK):
-            payload += data
+            pieces.append(data)
         os.close(self._result)
+        payload = b"".join(pieces)
+        del pieces  # the worker's peak memory is measured: one copy of the result at a time
         _, status = os.waitpid(self.pid, 0)
         if not payload:
             raise ChildFailed(f"the child process ended without a result (status {status})")
         ok, result = pickle.loads(payload)  # noqa: S301 - our own child, through our own pipe
+        del payload
         if not ok:
             raise ChildFailed(f"the child process failed:\n{result}")
         return result

@@ -90,12 +90,12 @@ class CopyStream:
     def __init__(self, json_columns: list[int], extra: tuple):
         self.write: Callable[[Sequence], None] = self._closed
         self.raw: Callable[[bytes], None] | None = None
-        self._json_columns = json_columns
+        self.json_columns, self.extra = json_columns, extra
         # The columns filled in for every row (created_at, ...) and the newline: every line's end.
         self.line_end = "".join("\t" + _text(value) for value in extra) + "\n"
 
     def text_line(self, row: Sequence) -> str:
-        json_columns = self._json_columns
+        json_columns = self.json_columns
         fields = []
         for index, value in enumerate(row):
             if index in json_columns and value is not None:
@@ -136,6 +136,30 @@ def _text(value) -> str:
     return str(value)  # int, Decimal
 
 
+def line_format(model: type[models.Model], columns: Sequence[str]) -> CopyStream:
+    """A formatter of `model` rows (in the order of `columns`) as COPY text lines, `text_line(row)`,
+    usable in any process (a forked child included: it needs no connection); copy_stream and
+    copy_lines take its lines."""
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    extra_columns, extra_values = _filled_in(model, columns)
+    json_columns = [index for index, name in enumerate(columns) if isinstance(fields[name], models.JSONField)]
+    extra = tuple(
+        json_text(value) if isinstance(fields[name], models.JSONField) else value
+        for name, value in zip(extra_columns, extra_values, strict=True)
+    )
+    return CopyStream(json_columns, extra)
+
+
+def copy_lines(model: type[models.Model], columns: Sequence[str], data: bytes) -> None:
+    """COPY text lines made by line_format(model, columns).text_line into the table (PostgreSQL)."""
+    if not data:
+        return
+    with copy_stream(model, columns) as stream:
+        if stream.raw is None:
+            raise RuntimeError("COPY text lines go to PostgreSQL only")
+        stream.raw(data)
+
+
 @contextmanager
 def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str | None = None) -> Iterator[CopyStream]:
     """Write rows one by one while the caller keeps computing: `with copy_stream(...) as stream`.
@@ -145,13 +169,9 @@ def copy_stream(model: type[models.Model], columns: Sequence[str], *, table: str
     connection cannot run other queries inside the block. Elsewhere rows go in batches.
     """
     fields = {field.attname: field for field in model._meta.concrete_fields}
-    extra_columns, extra_values = _filled_in(model, columns)
-    json_columns = [index for index, name in enumerate(columns) if isinstance(fields[name], models.JSONField)]
-    extra = tuple(
-        json_text(value) if isinstance(fields[name], models.JSONField) else value
-        for name, value in zip(extra_columns, extra_values, strict=True)
-    )
-    stream = CopyStream(json_columns, extra)
+    extra_columns, _ = _filled_in(model, columns)
+    stream = line_format(model, columns)
+    json_columns, extra = stream.json_columns, stream.extra
     if connection.vendor != "postgresql":
         batch: list = []
 

@@ -29,7 +29,9 @@ class Standing:
             "games": self.games,
             "tournaments": self.tournaments,
             "last_played": self.last_played.isoformat() if self.last_played else None,
-            "stored": list(self.stored),  # tuples: JSON arrays once written
+            # Plain tuples (JSON arrays): the engines' named tuples would cost orjson a call back
+            # into Python each (toolkit.bulk.json_text), once per stored game of every change.
+            "stored": list(map(tuple, self.stored)),
         }
 
     @classmethod

@@ -12,19 +12,30 @@ from ratings.timeline.sources import TournamentEvent
 from ratings.timeline.state import Standing, records
 
 ANCHOR = "tournament_id"
+# Module constants: a class attribute of an enum costs a metaclass lookup, once per player per
+# event here (a million times in a full re-rating).
+ORR, MCHESS, PLAYCHESS = System.ORR, System.MCHESS, System.PLAYCHESS
+HUMAN = Player.Kind.HUMAN
 
 
 def rate(replay, tournament: TournamentEvent) -> None:
     systems = replay.systems
     facts = replay.players
-    humans = [p for p in tournament.entrants if facts[p.player_id].kind == Player.Kind.HUMAN]
-    human_ids = {p.player_id for p in humans}
-    human_games = [g for g in tournament.games if g.white in human_ids and g.black in human_ids]
-    if System.ORR in systems:
-        _orr(replay, tournament, humans, human_games)
-    if tournament.rate_mchess and System.MCHESS in systems:
-        _mchess(replay, tournament, tournament.entrants, tournament.games)
-    if tournament.rate_playchess and System.PLAYCHESS in systems:
+    entrants, games = tournament.entrants, tournament.games
+    orr_here = ORR in systems
+    playchess_here = tournament.rate_playchess and PLAYCHESS in systems
+    if orr_here or playchess_here:
+        humans = [p for p in entrants if facts[p.player_id].kind == HUMAN]
+        if len(humans) == len(entrants):  # the usual case: every game is between humans
+            human_games = games
+        else:
+            human_ids = {p.player_id for p in humans}
+            human_games = [g for g in games if g.white in human_ids and g.black in human_ids]
+        if orr_here:
+            _orr(replay, tournament, humans, human_games)
+    if tournament.rate_mchess and MCHESS in systems:
+        _mchess(replay, tournament, entrants, games)
+    if playchess_here:
         _playchess(replay, tournament, humans, human_games)
     replay.summary.tournaments.append(tournament.pk)
 
@@ -33,7 +44,7 @@ def _orr(replay, tournament: TournamentEvent, participants, games) -> None:
     anchor = replay.anchor(ANCHOR, tournament.pk)
     inputs = []
     for p in participants:
-        standing = replay.standing(System.ORR, p.player_id)
+        standing = replay.standing(ORR, p.player_id)
         if standing is None:
             state = orr.OrrState()
         else:
@@ -56,10 +67,21 @@ def _orr(replay, tournament: TournamentEvent, participants, games) -> None:
     result = orr.rate_tournament(
         orr.OrrTournament(tournament.start_date, tuple(inputs), tuple(games), tournament.pk, tournament.fide_rated)
     )
+    coefficient = result.coefficient
+    # The tournament's coefficient, the same in every player's details: built once per event.
+    tournament_details = {
+        "Kt": coefficient.kt,
+        "Kt_mean_Ki": round(coefficient.mean_ki, 4) if coefficient.mean_ki is not None else None,
+        "Np": coefficient.np,
+        "n": coefficient.n,
+        "i": coefficient.i,
+        "Kt_lowered": coefficient.lowered,
+    }
+    standings, touched = replay.standings[ORR], replay.touched[ORR]
     for player_id, outcome in result.players.items():
         if outcome.games == 0:
             continue
-        before = replay.standing(System.ORR, player_id)
+        before = replay.standing(ORR, player_id)
         if outcome.state_after is None:  # a guest: rated for the event, nothing kept
             after = Standing(outcome.rating_after, outcome.provisional_after)
         else:
@@ -74,21 +96,14 @@ def _orr(replay, tournament: TournamentEvent, participants, games) -> None:
                 last_played=tournament.end_date,
                 stored=state.stored_games,
             )
-            replay.standings[System.ORR][player_id] = after
-            replay.touched[System.ORR].add(player_id)
-        coefficient = result.coefficient
-        details = outcome.details() | {
-            "Kt": coefficient.kt,
-            "Kt_mean_Ki": round(coefficient.mean_ki, 4) if coefficient.mean_ki is not None else None,
-            "Np": coefficient.np,
-            "n": coefficient.n,
-            "i": coefficient.i,
-            "Kt_lowered": coefficient.lowered,
-        }
+            standings[player_id] = after
+            touched.add(player_id)
+        details = outcome.details()
+        details.update(tournament_details)
         # The rating he started with: his ORR rating, or the FIDE rating that stood in for it.
         shown_before = Standing(rating=outcome.rating_before, provisional=outcome.provisional_before)
         replay.record(
-            System.ORR,
+            ORR,
             anchor,
             player_id,
             shown_before,
@@ -107,7 +122,7 @@ def _mchess(replay, tournament: TournamentEvent, participants, games) -> None:
     for player_id, outcome in results.items():
         if outcome.games == 0:
             continue
-        before = replay.standing(System.MCHESS, player_id)
+        before = replay.standing(MCHESS, player_id)
         previous = before or Standing(rating=ratings[player_id])
         after = Standing(
             rating=outcome.rating_after,
@@ -115,12 +130,12 @@ def _mchess(replay, tournament: TournamentEvent, participants, games) -> None:
             tournaments=previous.tournaments + 1,
             last_played=tournament.end_date,
         )
-        replay.standings[System.MCHESS][player_id] = after
-        replay.touched[System.MCHESS].add(player_id)
+        replay.standings[MCHESS][player_id] = after
+        replay.touched[MCHESS].add(player_id)
         if before is None:
             before = Standing(rating=ratings[player_id])
         replay.record(
-            System.MCHESS,
+            MCHESS,
             anchor,
             player_id,
             before,
@@ -135,7 +150,7 @@ def playchess_inputs(replay, player_ids, day) -> list[pc.PlayChessParticipant]:
     """The players' PlayChess states before an event of `day` (a tournament's start, a game's day)."""
     inputs = []
     for player_id in player_ids:
-        standing = replay.standing(System.PLAYCHESS, player_id)
+        standing = replay.standing(PLAYCHESS, player_id)
         if standing is None:
             state = pc.PlayChessState()
         else:
@@ -149,7 +164,7 @@ def record_playchess(replay, anchor, results, *, last_played, counts_as_tourname
     for player_id, outcome in results.items():
         if outcome.games == 0:
             continue
-        before = replay.standing(System.PLAYCHESS, player_id)
+        before = replay.standing(PLAYCHESS, player_id)
         previous = before or Standing()
         state = outcome.state_after
         after = Standing(
@@ -160,10 +175,10 @@ def record_playchess(replay, anchor, results, *, last_played, counts_as_tourname
             last_played=last_played,
             stored=state.history,
         )
-        replay.standings[System.PLAYCHESS][player_id] = after
-        replay.touched[System.PLAYCHESS].add(player_id)
+        replay.standings[PLAYCHESS][player_id] = after
+        replay.touched[PLAYCHESS].add(player_id)
         replay.record(
-            System.PLAYCHESS,
+            PLAYCHESS,
             anchor,
             player_id,
             before,

@@ -41,10 +41,12 @@ from ratings.timeline.keys import START, Key, local_date, override_key, penalty_
 from ratings.timeline.sources import Facts, registered
 from ratings.timeline.state import ENGINE_SYSTEMS, Standing, Summary, override, score
 from toolkit import pagecache
-from toolkit.bulk import copy_rows, copy_stream
+from toolkit.bulk import copy_lines, copy_rows, copy_stream, line_format
 
 logger = logging.getLogger(__name__)
 
+RATING_COLUMNS = ("player_id", "system", "rating", "provisional", "games", "tournaments", "last_played", "state")
+PROVISIONAL_COLUMNS = ("player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score")
 RATE = {"tournament": tournament.rate, "mobile": mobile.rate, "penalty": penalty.penalise}
 
 
@@ -183,7 +185,10 @@ class Replay:
 
     # --- Writing ------------------------------------------------------------------------------
 
-    def persist(self) -> None:
+    def persist(self, ready: dict[str, tuple[bytes, bytes]] | None = None) -> None:
+        """Write the touched players' standings; `ready` holds, per system, their PlayerRating and
+        ProvisionalGame rows already as COPY text (ready_rows: ORR's, made by the forked child)."""
+        ready = ready or {}
         InactivityPenalty.objects.bulk_create(self.penalties, batch_size=2000)
         self.summary.penalties = len(self.penalties)
         for system in ENGINE_SYSTEMS:
@@ -196,17 +201,26 @@ class Replay:
             else:
                 PlayerRating.objects.filter(system=system, player_id__in=touched).delete()
                 ProvisionalGame.objects.filter(system=system, player_id__in=touched).delete()
-            copy_rows(
-                PlayerRating,
-                ("player_id", "system", "rating", "provisional", "games", "tournaments", "last_played", "state"),
-                self._ratings(system, touched),
-            )
+            if system in ready:
+                ratings, games = ready[system]
+                copy_lines(PlayerRating, RATING_COLUMNS, ratings)
+                copy_lines(ProvisionalGame, PROVISIONAL_COLUMNS, games)
+                continue
+            copy_rows(PlayerRating, RATING_COLUMNS, self._ratings(system, touched))
             if system in (System.ORR, System.PLAYCHESS):
-                copy_rows(
-                    ProvisionalGame,
-                    ("player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score"),
-                    self._provisional_games(system, touched),
-                )
+                copy_rows(ProvisionalGame, PROVISIONAL_COLUMNS, self._provisional_games(system, touched))
+
+    def ready_rows(self, system: str) -> tuple[bytes, bytes]:
+        """The touched players' PlayerRating and ProvisionalGame rows of `system` as COPY text, for
+        persist: made where the standings are (the forked child), so that they cross the pipe as
+        text, not as objects the parent would unpickle and then format itself."""
+        touched = self.touched[system]
+        ratings = line_format(PlayerRating, RATING_COLUMNS).text_line
+        games = line_format(ProvisionalGame, PROVISIONAL_COLUMNS).text_line
+        return (
+            "".join(map(ratings, self._ratings(system, touched))).encode(),
+            "".join(map(games, self._provisional_games(system, touched))).encode(),
+        )
 
     def _ratings(self, system, touched):
         for player_id in touched:
@@ -263,9 +277,10 @@ def replay_from(key: Key) -> Summary:
     clock.lap("read")
     if settings.RATING_RUN_PAUSE_SECONDS:
         time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
+    ready = None
     with copy_stream(RatingChange, lines.CHANGE_COLUMNS) as stream:
         if stream.raw is not None and games_count >= settings.RATING_PARALLEL_MIN_GAMES and hasattr(os, "fork"):
-            _run_split(replay, events, stream)
+            ready = _run_split(replay, events, stream)
         elif stream.raw is not None:
             replay.write, flush = lines.line_writer(stream)
             _run(replay, events)
@@ -275,7 +290,7 @@ def replay_from(key: Key) -> Summary:
             _run(replay, events)
     replay.write = replay._no_writer
     clock.lap("rate and write the changes")
-    replay.persist()
+    replay.persist(ready)
     rated = {"tournament": replay.summary.tournaments, "mobile": replay.summary.mobile_games}
     for source in registered():
         if rated.get(source.kind):
@@ -315,7 +330,7 @@ def _run(replay: Replay, events, after_each=None) -> None:
             after_each()
 
 
-def _run_split(replay: Replay, events, stream) -> None:
+def _run_split(replay: Replay, events, stream) -> dict[str, tuple[bytes, bytes]]:
     """ORR in a forked child, Mchess and PlayChess here, both on the same events, in parallel."""
     from ratings.forked import Child
 
@@ -325,12 +340,9 @@ def _run_split(replay: Replay, events, stream) -> None:
         replay.systems = (System.ORR,)
         replay.write = lambda row: write_line(lines.change_line(row, tail))
         _run(replay, events)
-        orr_touched = replay.touched[System.ORR]
-        return (
-            {pid: replay.standings[System.ORR].get(pid) for pid in orr_touched},
-            orr_touched,
-            replay.summary.changes,
-        )
+        rows = replay.ready_rows(System.ORR)
+        replay.standings[System.ORR].clear()  # they are text now: freed before the result is pickled
+        return replay.touched[System.ORR], replay.summary.changes, rows
 
     child = Child(rate_orr)
     try:
@@ -339,14 +351,15 @@ def _run_split(replay: Replay, events, stream) -> None:
         forward = lambda: child.forward(stream.raw)  # noqa: E731 - passed on as a callback
         _run(replay, events, after_each=forward)
         flush()
-        standings, touched, changes = child.finish(stream.raw)
+        touched, changes, orr_rows = child.finish(stream.raw)
     except BaseException:
         child.kill()
         raise
     replay.systems = ENGINE_SYSTEMS
-    replay.standings[System.ORR].update(standings)
+    # ORR's standings stay in the child: its rows come back ready to COPY (persist).
     replay.touched[System.ORR] |= touched
     replay.summary.changes += changes
+    return {System.ORR: orr_rows}
 
 
 __all__ = ["START", "Replay", "Summary", "local_date", "replay_from"]

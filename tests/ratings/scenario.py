@@ -7,7 +7,7 @@ import datetime
 import random
 
 from players.models import Player
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, ProvisionalGame, RatingChange
 from tests.players.factories import PlayerFactory
 from tournaments.models import Game, Participant, Tournament
 
@@ -82,4 +82,11 @@ def results_snapshot() -> tuple:
         (r.player_id, r.system, r.rating, r.provisional, r.games, r.tournaments, r.last_played, repr(r.state))
         for r in PlayerRating.objects.exclude(system="gcr")
     )
-    return changes, ratings
+    # The games a provisional rating is still built from: written apart from the ratings (by the
+    # forked ORR process, as ready COPY text, when a replay splits).
+    provisional = sorted(
+        ProvisionalGame.objects.values_list(
+            "player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score"
+        )
+    )
+    return changes, ratings, provisional

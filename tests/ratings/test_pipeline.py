@@ -326,6 +326,8 @@ def test_it_rates_orr_of_a_long_replay_in_a_child_process_with_the_same_results(
     rate(*stages, open_event)
     services.mchess_penalty(month=D(2025, 12, 1))
     in_one_process = results_snapshot()
+    # Provisional ORR players keep games: the child writes them (and its ratings) as COPY text.
+    assert any(system == "orr" for _, system, *_ in in_one_process[2])
     settings.RATING_PARALLEL_MIN_GAMES = 0  # every replay splits now
     with mock.patch("ratings.forked.Child", wraps=forked.Child) as child:
         summary = services.rerate_since(since=None)
