@@ -69,6 +69,10 @@ def predict(
         replay.standings[system].update(table)
     replay.load_approvals()
     for system in ENGINE_SYSTEMS:
+        # Ids not above 0 are players the database does not hold yet (newcomers): nothing to read.
+        replay.standings[system].update(
+            {pid: None for pid in facts if pid <= 0 and pid not in replay.standings[system]}
+        )
         replay._load(system, list(facts))
     rows: list[tuple] = []
     replay.write = rows.append

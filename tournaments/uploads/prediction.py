@@ -12,12 +12,16 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
+from django.db.models import Max
+from django.utils import timezone
 
 from players.matching import MATCHED
 from players.models import Player
 from ratings.engines.common import Game as EngineGame
 from ratings.timeline.sources import Entrant, Facts, TournamentEvent
 from ratings.whatif.predict import PREDICTED_TOURNAMENT_ID, Prediction, predict
+from tournaments.models import Tournament
+from tournaments.timeline import HISTORY
 
 SYSTEMS = ("orr", "mchess", "playchess")
 
@@ -83,3 +87,40 @@ def predicted_lists(prediction: Prediction, keys: dict[int, str]) -> dict[str, d
         keys[pid]: {system: listed[system][0] for system in SYSTEMS}
         for pid, listed in sorted(prediction.listed.items(), key=lambda item: keys[item[0]])
     }
+
+
+def _shown(rating: int | None, provisional: bool) -> str:
+    if rating is None:
+        return "–"
+    return f"{rating}*" if provisional else str(rating)
+
+
+def preview_rows(preview: dict, details) -> dict:
+    """The preview page's prediction section: per player, per system, now → after (change), and
+    whether the tournament ends before the last one rated (then the prediction is of a later place)."""
+    if details.start_date is None:
+        details.start_date = details.end_date = timezone.localdate()
+    prediction, keys = preview_prediction(preview, details)
+    by_number = {p["start_number"]: p for p in preview["file"]["players"]}
+    rows = []
+    for number in sorted(by_number):
+        player = by_number[number]
+        match = preview["matches"][str(number)]
+        pid = match["player_id"] if match["status"] == MATCHED and match["player_id"] else -number
+        cells = []
+        for system in SYSTEMS:
+            after, provisional = prediction.listed.get(pid, {}).get(system, (None, False))
+            change = prediction.changes.get(pid, {}).get(system)
+            before = _shown(change.before, change.provisional_before) if change else _shown(after, provisional)
+            cells.append(
+                {
+                    "before": before,
+                    "after": _shown(after, provisional) if change and not change.guest else None,
+                    "delta": change.delta if change else None,
+                    "details": change.details if change else {},
+                }
+            )
+        name = f"{player['family_name']}, {player['given_names']}" if player["given_names"] else player["family_name"]
+        rows.append({"start_number": number, "name": name, "key": keys[pid], "cells": cells})
+    latest = Tournament.objects.filter(status__in=HISTORY).aggregate(latest=Max("end_date"))["latest"]
+    return {"rows": rows, "earlier_than": latest if latest and details.end_date < latest else None}

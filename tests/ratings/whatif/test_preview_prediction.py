@@ -22,6 +22,7 @@ PLAYERS = [  # start number, name, FIDE rating in the file, FIDE id, birth
     (3, "Sidorov,Oleg", 1720, 34100003, "2012/03/03"),
     (4, "Kuznetsov,Lev", "", 34100004, "2013/04/04"),
 ]
+NEWCOMER = (5, "Smirnov,Gleb", 1650, 34100005, "2011/05/05")
 # Round robin of four, three rounds: (round, white, black, white's result as TRF writes it)
 FIRST = [(1, 1, 4, "1"), (1, 2, 3, "="), (2, 4, 3, "0"), (2, 1, 2, "1"), (3, 2, 4, "1"), (3, 3, 1, "=")]
 SECOND = [(1, 4, 1, "1"), (1, 3, 2, "0"), (1, 5, None, None), (2, 1, 5, "="), (2, 2, 4, "1"),
@@ -80,9 +81,8 @@ def test_it_predicts_in_the_preview_what_the_confirmed_tournament_gives_the_list
     confirm_and_rate(first)
     assert PlayerRating.objects.filter(system="mchess").count() == 4
 
-    newcomer = (5, "Smirnov,Gleb", 1650, 34100005, "2011/05/05")
     second = tmp_path / "summer.trf"
-    second.write_bytes(trf_file("Summer Cup", ("2026/06/01", "2026/06/03"), [*PLAYERS, newcomer], SECOND))
+    second.write_bytes(trf_file("Summer Cup", ("2026/06/01", "2026/06/03"), [*PLAYERS, NEWCOMER], SECOND))
     printed = json.loads(run(str(second), "--json"))
     predicted = printed["predicted"]
     assert Upload.objects.count() == 1 and Tournament.objects.count() == 1  # the preview saved nothing
@@ -108,3 +108,35 @@ def test_it_refuses_json_with_confirm(arbiter, tmp_path):
     path.write_bytes(trf_file("Spring Cup", ("2026/03/01", "2026/03/03"), PLAYERS, FIRST))
     with pytest.raises(CommandError, match="without --confirm"):
         run(str(path), "--json", "--confirm")
+
+
+def test_it_shows_the_arbiter_the_prediction_in_the_preview_page(arbiter, client, tmp_path):
+    from django.urls import reverse
+
+    first = tmp_path / "spring.trf"
+    first.write_bytes(trf_file("Spring Cup", ("2026/03/01", "2026/03/03"), PLAYERS, FIRST))
+    confirm_and_rate(first)
+    ivanov = Player.objects.get(family_name="Ivanov")
+    now = PlayerRating.objects.get(player=ivanov, system="mchess").rating
+    data = trf_file("Summer Cup", ("2026/06/01", "2026/06/03"), [*PLAYERS, NEWCOMER], SECOND)
+    client.force_login(arbiter)
+    response = client.post(reverse("arbiter:upload"), {"file": _uploaded("summer.trf", data)})
+    upload = Upload.objects.latest("pk")
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    page = client.get(reverse("arbiter:preview", args=[upload.pk])).content.decode()
+    assert 'id="predicted"' in page, page[page.find("<main") :][:3000]
+    assert f"{now} → <strong>" in page  # Ivanov's Mchess rating now, then after
+    assert "ends before the last one rated" not in page
+
+    # Dated before the tournament already rated: the preview says the prediction is of a later place.
+    Upload.objects.filter(pk=upload.pk).delete()
+    early = trf_file("Winter Cup", ("2026/01/01", "2026/01/03"), [*PLAYERS, NEWCOMER], SECOND)
+    client.post(reverse("arbiter:upload"), {"file": _uploaded("winter.trf", early)})
+    page = client.get(reverse("arbiter:preview", args=[Upload.objects.latest("pk").pk])).content.decode()
+    assert "ends before the last one rated (2026-03-03)" in page
+
+
+def _uploaded(name, data):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, data)
