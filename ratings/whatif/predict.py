@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils import timezone
+
+from players.models import FideImportApplication
+from ratings.opening.models import OpeningEntry
 from ratings.timeline import tournament as rate_tournament
 from ratings.timeline.sources import Facts, TournamentEvent
 from ratings.timeline.state import ENGINE_SYSTEMS, Standing
@@ -67,7 +71,7 @@ def predict(
     replay.players = dict(facts)
     for system, table in (standings or {}).items():
         replay.standings[system].update(table)
-    replay.load_approvals()
+    _load_approvals(replay, [pid for pid in facts if pid > 0])
     for system in ENGINE_SYSTEMS:
         # Ids not above 0 are players the database does not hold yet (newcomers): nothing to read.
         replay.standings[system].update(
@@ -89,3 +93,18 @@ def predict(
             standing = replay.standings[system].get(entrant.player_id)
             listed[system] = (standing.rating, standing.provisional) if standing is not None else (None, False)
     return prediction
+
+
+def _load_approvals(replay: Replay, player_ids: list[int]) -> None:
+    """Replay.load_approvals for these players only: the approved FIDE imports and the opening
+    lists' FIDE ratings (a rating run reads them for everyone; a prediction needs its entrants')."""
+    approved = FideImportApplication.objects.filter(
+        status=FideImportApplication.Status.APPROVED, player_id__in=player_ids, decided_at__isnull=False
+    ).values_list("player_id", "decided_at", "fide_rating")
+    for player_id, decided_at, rating in approved:
+        replay.approved[player_id].append((timezone.localdate(decided_at), rating))
+    listed = OpeningEntry.objects.filter(fide_rating__isnull=False, player_id__in=player_ids).values_list(
+        "player_id", "opening__effective", "fide_rating"
+    )
+    for player_id, effective, rating in listed:
+        replay.approved[player_id].append((effective, rating))

@@ -153,7 +153,7 @@ class UploadViewsTestCase(ArbiterTestCase):
     def test_it_does_not_query_per_player_in_the_preview(self):
         upload = services.upload_create(user=self.arbiter, file_name="km.trf", data=example("karl-mala-2005.trf"))
         self.login(self.arbiter)
-        # session, user, the user's and his groups' permissions, the upload; the prediction: approved
-        # FIDE ratings (applications, opening list), the last rated tournament's end (all 283 are new)
-        with self.assertNumQueries(8):
+        # session, user, the user's and his groups' permissions, the upload; the prediction: the last
+        # rated tournament's end (all 283 players are new: no standing or FIDE approval to read)
+        with self.assertNumQueries(6):
             self.client.get(reverse("arbiter:preview", args=[upload.pk]))
