@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-load profile worker engine-worker beat messages clean
+.PHONY: run serve test lint bench bench-fide bench-load bench-whatif profile worker engine-worker beat messages clean
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ bench: $(VENV)/.runtime
 bench-fide: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.operations.fide_list | tee benchmarks/results/fide-list.md
+
+# The what-if calculator's response time (target < 200 ms), as a ratio to a yardstick of the same run
+# (BENCH_DATABASE_URL, default a temporary SQLite file). About a minute.
+bench-whatif: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.whatif.calculator | tee benchmarks/results/whatif.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime
