@@ -53,7 +53,21 @@ def main() -> None:
         phone.screenshot(path=OUT / "rating-list-phone.png")
         phone.goto(f"{BASE}{report}")
         phone.screenshot(path=OUT / "tournament-report-phone.png")
+        shoot_whatif(browser)
         browser.close()
+
+
+def shoot_whatif(browser, base: str = BASE) -> None:
+    """The what-if calculator on a 390 px phone, in English and Russian, with a calculated result
+    (a provisional player by rating against opponents by rating: needs no particular player)."""
+    query = "rating=1450&provisional=on&games=4&birth_year=2012&opponents=1600+1%0D%0A1500+0.5%0D%0A1700+0"
+    for locale, name in (("en-GB", "whatif-phone.png"), ("ru-RU", "whatif-phone-ru.png")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{base}/ratings/whatif/?{query}")
+        page.locator("#whatif-results").scroll_into_view_if_needed()
+        page.screenshot(path=OUT / name, full_page=True)
+        context.close()
 
 
 if __name__ == "__main__":
