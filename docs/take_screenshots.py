@@ -54,6 +54,7 @@ def main() -> None:
         phone.goto(f"{BASE}{report}")
         phone.screenshot(path=OUT / "tournament-report-phone.png")
         shoot_whatif(browser)
+        shoot_prediction(desk)
         browser.close()
 
 
@@ -68,6 +69,18 @@ def shoot_whatif(browser, base: str = BASE) -> None:
         page.locator("#whatif-results").scroll_into_view_if_needed()
         page.screenshot(path=OUT / name, full_page=True)
         context.close()
+
+
+def shoot_prediction(page, base: str = BASE) -> None:
+    """The upload preview's "If confirmed now" section (an arbiter logged in on `page`)."""
+    page.goto(f"{base}/arbiter/upload/")
+    example = Path(__file__).resolve().parents[1] / "examples" / "karl-mala-2005.trf"
+    page.set_input_files("input[type=file]", str(example))
+    page.click("main form button[type=submit]")
+    page.wait_for_selector("#prediction")
+    box = page.locator("#prediction").bounding_box()  # its head and first rows: a long file is long
+    clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 700)}
+    page.screenshot(path=OUT / "preview-prediction.png", full_page=True, clip=clip)
 
 
 if __name__ == "__main__":
