@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-load bench-whatif profile worker engine-worker beat messages clean
+.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load bench-whatif profile worker engine-worker beat messages clean bench-gcr bench-accuracy
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,10 +33,14 @@ serve: $(VENV)/.runtime
 	$(PY) manage.py collectstatic --noinput -v0
 	$(VENV)/bin/gunicorn -c federation/gunicorn.conf.py federation.wsgi
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; 0 runs it in this one). Each worker has its
+# own test database and, with Redis, the configured Redis databases shifted by 2 per worker
+# (federation/settings_test.py): with CI's 4 and 5, workers 0 and 1 use 4-5 and 6-7.
+TEST_WORKERS ?= 2
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
@@ -49,6 +53,12 @@ bench: $(VENV)/.runtime
 	$(PY) -m benchmarks.engines | tee benchmarks/results/engines.md
 	$(PY) -m benchmarks.scale | tee benchmarks/results/scale.md
 
+# GCR computed on request over 100,000 filtered games (the GCR filter page, /api/gcr/), on PostgreSQL
+# (BENCH_DATABASE_URL; BENCH_CACHE_URL for the cache): first request, cached, and the engine alone as yardstick.
+bench-gcr: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.gcr.filter | tee benchmarks/results/gcr-filter.md
+
 # Importing a generated 1.1-million-player FIDE standard list, TXT and XML, on PostgreSQL
 # (BENCH_DATABASE_URL): wall time and peak memory of the import command. About three minutes.
 bench-fide: $(VENV)/.runtime
@@ -60,6 +70,17 @@ bench-fide: $(VENV)/.runtime
 bench-whatif: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.whatif.calculator | tee benchmarks/results/whatif.md
+
+# Every C.07 tie-break and the standings of a 500-player, 11-round Swiss, as a ratio to the crosstable.
+bench-tiebreaks: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.tiebreaks.swiss | tee benchmarks/results/tiebreaks.md
+
+# Which system predicts best (issue 27.2) over a generated, rated federation on PostgreSQL
+# (BENCH_DATABASE_URL, BENCH_CACHE_URL): the figures computed cold, the page and the API cached.
+bench-accuracy: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.accuracy | tee benchmarks/results/accuracy.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime

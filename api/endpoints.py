@@ -22,7 +22,7 @@ from ninja import NinjaAPI, Query, Status
 from ninja.decorators import decorate_view
 from ninja.errors import set_default_exc_handlers
 
-from api import schemas
+from api import accuracy, gcr, schemas
 from api.limits import describe_rate, rate_limited
 from players.models import Player
 from players.selectors import may_see_birth_date, player_by_federation_id
@@ -62,6 +62,8 @@ api = FederationAPI(
     openapi_url="/openapi.json",
     docs_url="/docs",
 )
+api.add_router("/gcr/", gcr.router)  # GCR over a filter of games (api/gcr.py)
+api.add_router("/systems/", accuracy.router)
 
 
 def public_json(view):

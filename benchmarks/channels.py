@@ -16,14 +16,17 @@ acknowledgement). Threads of this process post each game's first move as the gat
 a second. A latency runs from the moment the POST is sent to the moment the fake gateway receives
 the acknowledgement for that number; the webhook's own answer time is given beside it.
 
-(b) Outbox drain. `--drain-rows` pending SMS rows are written in bulk and a delivery task queued
-for each (as 1,000 moves would have), with the worker already running; timed from the first task
+(b) Outbox drain. `--drain-rows` pending SMS rows are written in bulk and handed over one by one
+as each message's commit hands its rows (one drain queued while none waits to start), with the
+worker already running; timed from the first row handed over to the last row marked sent. Then
+the same with a delivery task queued for each row (as before the drain); timed from the first task
 queued to the last row marked sent. Then the same rows again with no task queued (a broker that
 was down) and one outbox sweep queued: timed to the last row sent. Last, Celery's own cost a task:
 as many delivery tasks with nothing to send, and one with a row, timed until that row is sent.
 
 Targets (issue 15): webhook to reply under 100 ms p95 at 200 webhooks/s; the outbox drains 1,000
-messages in under 5 s.
+messages in under 5 s. Issue 28: 200 webhooks/s sustained at a reply p95 under 250 ms; 1,000 SMS
+queued as messages queue them drained in under 5 s.
 """
 
 from __future__ import annotations
@@ -253,16 +256,22 @@ def pending_rows(count: int) -> list[int]:
     return [row.pk for row in Transmission.objects.bulk_create(rows, batch_size=5000)]
 
 
-def drain(gateway: TimedGateway, count: int, *, sweep: bool, wait: float) -> dict:
-    from play import tasks
+def drain(gateway: TimedGateway, count: int, *, mode: str, wait: float) -> dict:
+    """`mode`: "task" (a delivery task queued for each row, as before the drain), "service" (each
+    row handed over as a message's commit hands its rows: one drain queued while none waits to
+    start), or "sweep" (nothing queued, one outbox sweep)."""
+    from play import services, tasks
     from play.models import Transmission
 
     gateway.reset()
     Transmission.objects.filter(direction="out").delete()
     ids = pending_rows(count)
     began = time.perf_counter()
-    if sweep:
+    if mode == "sweep":
         tasks.sweep_outbox.delay()
+    elif mode == "service":
+        for pk in ids:
+            services._deliver_later([pk])  # what transaction.on_commit runs after each message
     else:
         for pk in ids:
             tasks.deliver.delay([pk])
@@ -352,8 +361,9 @@ def main(argv=None) -> int:
                     time.sleep(5)  # the worker's queue empty before the next rate
             finally:
                 stop(server)
-        queued = drain(gateway, args.drain_rows, sweep=False, wait=args.wait)
-        swept = drain(gateway, args.drain_rows, sweep=True, wait=args.wait)
+        batched = drain(gateway, args.drain_rows, mode="service", wait=args.wait)
+        queued = drain(gateway, args.drain_rows, mode="task", wait=args.wait)
+        swept = drain(gateway, args.drain_rows, mode="sweep", wait=args.wait)
         empty = empty_tasks(gateway, args.drain_rows, args.wait)
     finally:
         stop(worker)
@@ -393,17 +403,26 @@ def main(argv=None) -> int:
             )
         print()
         target = results[0]
-        met = (
-            target["achieved"] >= 0.97 * target["rate"]
-            and percentile(target["latency_ms"], 95) < 100
-            and target["replied"] == target["sent"]
-        )
-        print(f"Target: reply p95 under 100 ms at {target['rate']:.0f} webhooks/s: {'met' if met else '**not met**'}.")
+        for limit, issue in ((100, 15), (250, 28)):
+            met = (
+                target["achieved"] >= 0.97 * target["rate"]
+                and percentile(target["latency_ms"], 95) < limit
+                and target["replied"] == target["sent"]
+            )
+            print(
+                f"Target (issue {issue}): reply p95 under {limit} ms at {target['rate']:.0f} webhooks/s sustained: "
+                f"{'met' if met else '**not met**'} ({target['achieved']:.0f}/s achieved, "
+                f"p95 {percentile(target['latency_ms'], 95):.0f} ms)."
+            )
         print()
     print("## Outbox drain\n")
     print("| queued as | rows | sent | reached the gateway | seconds | per row |")
     print("|---|---|---|---|---|---|")
-    for label, part in (("one delivery task each", queued), ("one outbox sweep (100 rows a transaction)", swept)):
+    for label, part in (
+        ("as messages queue them: one drain while none waits (100 rows a transaction)", batched),
+        ("one delivery task each (before the drain)", queued),
+        ("one outbox sweep (100 rows a transaction)", swept),
+    ):
         print(
             f"| {label} | {args.drain_rows:,} | {part['sent']:,} | {part['arrived']:,} | {part['seconds']:.2f} s | "
             f"{part['seconds'] / args.drain_rows * 1000:.1f} ms |"
@@ -413,7 +432,11 @@ def main(argv=None) -> int:
         f"1 | 1 | {empty:.2f} s | {empty / args.drain_rows * 1000:.1f} ms |"
     )
     print()
-    for label, part in (("by the outbox sweep", swept), ("by one delivery task a row", queued)):
+    for label, part in (
+        ("as the message service queues them", batched),
+        ("by the outbox sweep", swept),
+        ("by one delivery task a row", queued),
+    ):
         met = part["sent"] == args.drain_rows and part["seconds"] * 1000 / args.drain_rows < 5
         print(
             f"Target: 1,000 queued messages drained in under 5 s (5 ms a row), {label}: "

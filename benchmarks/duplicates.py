@@ -29,13 +29,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=30000)
     parser.add_argument("--tournaments", type=int, default=3000)
     parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="60 players, 4 tournaments, on the DATABASE_URL given")
     args = parser.parse_args()
-    url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+    if args.smoke:
+        args.players, args.tournaments, args.samples = 60, 4, 3
+        url = os.environ["DATABASE_URL"]
+    else:
+        url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     os.environ.update({"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "federation.settings", "LOG_LEVEL": "WARNING"})
     sys.path.insert(0, str(ROOT))
-    from benchmarks.pipeline import create_database
+    if not args.smoke:
+        from benchmarks.pipeline import create_database
 
-    create_database(url)
+        create_database(url)
     import django
 
     django.setup()
@@ -94,6 +100,10 @@ def main() -> None:
             f"{label}: median {statistics.median(times) * 1000:.1f} ms, worst {max(times) * 1000:.1f} ms "
             f"({len(times)} samples)"
         )
+    if args.smoke and found != len(same):
+        raise SystemExit(f"only {found} of {len(same)} re-uploads recognised")
+    if connection.vendor != "postgresql":
+        return  # the smoke run's SQLite: no plan of PostgreSQL's to show
     from django.conf import settings
 
     settings.DEBUG = True

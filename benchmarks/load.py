@@ -30,13 +30,16 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import http.client
 import itertools
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -51,11 +54,19 @@ WEIGHTS = (0.35, 0.30, 0.15, 0.20)
 
 
 def environment(args) -> dict:
+    smoke = {}
+    if args.smoke:
+        # The DATABASE_URL given (tests/benchmarks/test_smoke.py: a migrated SQLite file) and a cache in
+        # files beside it that every process shares, never a Redis database someone else uses.
+        folder = Path(tempfile.gettempdir()) / f"load-smoke-{os.getpid()}"
+        smoke = {"BENCH_DATABASE_URL": os.environ["DATABASE_URL"], "BENCH_CACHE_URL": f"file://{folder}"}
+        smoke["API_RATE_LIMIT"] = "off"
     return {
         **os.environ,
+        **smoke,
         "DJANGO_SETTINGS_MODULE": "benchmarks.load_settings",
-        "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
-        "BENCH_CACHE_URL": os.environ.get("BENCH_CACHE_URL", DEFAULT_CACHE),
+        "DATABASE_URL": smoke.get("BENCH_DATABASE_URL") or os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
+        "BENCH_CACHE_URL": smoke.get("BENCH_CACHE_URL") or os.environ.get("BENCH_CACHE_URL", DEFAULT_CACHE),
         "DATABASE_CONN_MAX_AGE": str(args.conn_max_age),
         "LOG_LEVEL": "WARNING",
         "DEBUG": "false",
@@ -66,8 +77,21 @@ def environment(args) -> dict:
     }
 
 
+def connect(url: str):
+    """PostgreSQL, or the smoke run's SQLite file: plain SQL either way."""
+    if url.startswith("sqlite:"):
+        import sqlite3
+
+        return contextlib.closing(sqlite3.connect(url.removeprefix("sqlite:///")))
+    import psycopg
+
+    return psycopg.connect(url)
+
+
 def prepare_database(env: dict, args) -> str:
     """The federation, generated and rated unless it is there already; returns what was done."""
+    if args.smoke:
+        return generate(env, args, env["DATABASE_URL"].rsplit("/", 1)[1])
     import psycopg
     from psycopg import sql
 
@@ -91,6 +115,12 @@ def prepare_database(env: dict, args) -> str:
         connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)  # noqa: S603
+    return generate(env, args, name, began)
+
+
+def generate(env: dict, args, name: str, began: float | None = None) -> str:
+    began = began or time.perf_counter()
+    manage = [sys.executable, "manage.py"]
     generate = [*manage, "generate_federation", "--players", str(args.players)]
     generate += ["--tournaments", str(args.tournaments), "--seed", str(args.seed), "--rate"]
     subprocess.run(generate, cwd=ROOT, env=env, check=True, capture_output=True)  # noqa: S603
@@ -101,17 +131,18 @@ def prepare_database(env: dict, args) -> str:
         "services.publish_lists(month=datetime.date(2026, 1, 1)); services.gcr_recompute(force=True)"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True)  # noqa: S603
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute("VACUUM ANALYZE")  # what autovacuum does (it is off on this machine)
+    if not args.smoke:
+        import psycopg
+
+        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as connection:
+            connection.execute("VACUUM ANALYZE")  # what autovacuum does (it is off on this machine)
     return f"generated {name} in {time.perf_counter() - began:.0f} s"
 
 
 def draw_urls(env: dict, args) -> dict[str, list[str]]:
     """Each class's addresses, many distinct, drawn with the seed."""
-    import psycopg
-
     rng = random.Random(args.seed)
-    with psycopg.connect(env["DATABASE_URL"]) as connection:
+    with connect(env["DATABASE_URL"]) as connection:
         ranked = [
             row[0]
             for row in connection.execute(
@@ -123,7 +154,7 @@ def draw_urls(env: dict, args) -> dict[str, list[str]]:
         clubs = [row[0] for row in connection.execute("SELECT id FROM players_club ORDER BY id")]
         regions = [row[0] for row in connection.execute("SELECT id FROM players_region ORDER BY id")]
         months = [
-            row[0].strftime("%Y-%m")
+            str(row[0])[:7]  # a date (PostgreSQL) or its ISO text (SQLite)
             for row in connection.execute("SELECT DISTINCT month FROM ratings_ratinglist ORDER BY 1")
         ]
         counts = dict(
@@ -297,6 +328,9 @@ def warm_up(port: int, seconds: float = 3.0) -> None:
 
 
 def flush_cache(url: str) -> None:
+    if url.startswith("file://"):
+        shutil.rmtree(url.removeprefix("file://"), ignore_errors=True)
+        return
     import redis
 
     redis.Redis.from_url(url).flushdb()
@@ -318,12 +352,28 @@ def server_cpu(master: int) -> float:
     return total / ticks
 
 
-def run_clients(port: int, urls: dict, args, window: int, master: int, rate: float = 0) -> dict:
+def publish(env: dict, port: int, *, warm: bool) -> float:
+    """A rating run's publishing step after its commit, in a process of its own as in a Celery worker:
+    the most visited pages rendered under the next version first (warm, toolkit/pagecache.py) or not
+    (the bump alone, as before issue 28), then the bump. The data stay the same: every page the
+    visitors stored is out of date all the same. Returns the seconds it took."""
+    code = "import django; django.setup(); from toolkit import pagecache; "
+    code += "pagecache.warm_and_bump()" if warm else "pagecache.bump()"
+    # The pages are stored under the host the visitors ask for: this server's address.
+    publishing = {**env, "PAGE_CACHE_SECONDS": "3600", "SITE_URL": f"http://127.0.0.1:{port}"}
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=publishing, check=True)  # noqa: S603
+    return time.perf_counter() - began
+
+
+def run_clients(
+    port: int, urls: dict, args, window: int, master: int, rate: float = 0, seconds: float | None = None
+) -> dict:
     """The clients for one window: each as fast as it is answered, or paced to `rate` requests/s in all."""
     results: list = []
     cpu = server_cpu(master)
     began = time.perf_counter()
-    deadline = began + (args.fill if window == 1 else args.seconds)
+    deadline = began + (seconds or (args.fill if window == 1 else args.seconds))
     interval = args.clients / rate if rate else 0
     clients = [Client(n, port, urls, deadline, args.seed + window, results, interval) for n in range(args.clients)]
     for client in clients:
@@ -350,6 +400,14 @@ def phase(env: dict, urls: dict, args, *, cache: bool) -> list[dict]:
             windows.append(run_clients(port, urls, args, 2, server.pid))
             if args.rate:
                 windows.append(run_clients(port, urls, args, 3, server.pid, rate=args.rate))
+                # Right after a rating run publishes (issue 28): the bump alone, then warm and bump, each
+                # followed by the first `after` seconds of the paced traffic.
+                for number, warm in ((4, False), (5, True)):
+                    took = publish(env, port, warm=warm)
+                    windows.append(
+                        run_clients(port, urls, args, number, server.pid, rate=args.rate, seconds=args.after)
+                    )
+                    windows[-1]["publish"] = took
     finally:
         server.terminate()
         try:
@@ -423,7 +481,12 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--conn-max-age", type=int, default=60)
     parser.add_argument("--phases", default="off,on", help="cache off, on, or both (off,on)")
+    parser.add_argument("--after", type=float, default=10, help="seconds measured right after a run publishes")
+    parser.add_argument("--smoke", action="store_true", help="every window for a second, on the DATABASE_URL given")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.players, args.tournaments, args.clients, args.workers, args.threads = 60, 4, 2, 1, 2
+        args.seconds, args.fill, args.after, args.rate, args.distinct, args.phases = 1, 0.5, 1, 10, 20, "on"
     if not 1 <= args.clients <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("at most 200 clients and 300 seconds")
 
@@ -444,6 +507,7 @@ def main(argv=None) -> int:
         "",
     ]
     verdicts = []
+    failed = []  # windows with errors or without an answer: a smoke run exits 1
     for name in args.phases.split(","):
         cache = name.strip() == "on"
         windows = phase(env, urls, args, cache=cache)
@@ -452,11 +516,20 @@ def main(argv=None) -> int:
             "cache on, emptied (just after a rating run), as fast as answered",
             f"{later}, as fast as answered",
             f"{later} still, paced to {args.rate:.0f} requests/s",
+            f"first {args.after:.0f} s after a run publishes, the bump alone (before issue 28), paced",
+            f"first {args.after:.0f} s after a run publishes, most visited pages warmed first, paced",
         ]
         for label, measured in zip(labels if cache else ["cache off, as fast as answered"], windows, strict=False):
             lines, rate, p95 = report(label[0].upper() + label[1:], measured)
+            if "publish" in measured:
+                lines += [
+                    "",
+                    f"The publishing step (its own process, Django's start included): {measured['publish']:.1f} s.",
+                ]
             out += [*lines, ""]
             verdicts.append((label, rate, p95))
+            if not measured["results"] or any(row[2] != 200 for row in measured["results"]):
+                failed.append(label)
             print("\n".join(lines), file=sys.stderr, flush=True)
     out.append(f"| window | requests/s | p95 ms | target: {args.rate:.0f}/s at p95 < 300 ms |")
     out.append("|---|---|---|---|")
@@ -468,6 +541,9 @@ def main(argv=None) -> int:
         out.append(f"| {label} | {rate:.0f} | {p95:.0f} | {met} |")
     out += ["", f"Load average after: {os.getloadavg()[0]:.1f}."]
     print("\n".join(out))
+    if args.smoke and failed:
+        print(f"smoke run failed: errors or no answer in {failed}", file=sys.stderr)
+        return 1
     return 0
 
 

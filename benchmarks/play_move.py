@@ -21,6 +21,7 @@ import time
 from benchmarks.play_common import (
     Split,
     machine_line,
+    message_floor,
     open_games,
     percentile,
     players,
@@ -101,6 +102,8 @@ def main(argv=None) -> int:
     wrapped.__exit__(None, None, None)
     pending = Transmission.objects.filter(direction="out", delivery="pending").count()
     purge_queue()
+    # The floor, in the same run on the same games: as many messages' rows by plain psycopg.
+    floor = message_floor([g.white.federation_id for _ in range(args.plies) for g in games])
     print(f"# A move message applied and its two outbound messages committed ({machine_line()})")
     print()
     print(f"{len(times)} moves: {args.games} open games x {args.plies} plies, interleaved; server time")
@@ -113,6 +116,14 @@ def main(argv=None) -> int:
         f"{'yes' if p95 < 20 else '**no**'} |"
     )
     print(f"| (this process's CPU time) | {summary(cpu)} | {sum(cpu) / len(cpu):.1f} ms | | |")
+    print(f"| floor: the same rows by plain psycopg | {summary(floor)} | {sum(floor) / len(floor):.1f} ms | | |")
+    print()
+    ratio = (sum(times) / len(times)) / (sum(floor) / len(floor))
+    print(
+        f"Message path / floor (mean): **{ratio:.1f}x** (goal ≤ 4x: {'met' if ratio <= 4 else '**not met**'}). "
+        "The floor reads the player, locks the game with both players, writes its saved columns back and "
+        "inserts the three transmission rows, one transaction a message (benchmarks/play_common.message_floor)."
+    )
     print()
     total = sum(times)
     print("Where the time goes (mean per move; the rest is the ORM and the service's own Python):")

@@ -9,6 +9,7 @@ clocks, claims); best of 20 runs, after one warm-up.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import random
@@ -23,10 +24,10 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "mobile"
 RUNS = 20
 
 
-def best(text: str) -> float:
+def best(text: str, runs: int = RUNS) -> float:
     replay_text(text)
     times = []
-    for _ in range(RUNS):
+    for _ in range(runs):
         started = time.perf_counter()
         replay_text(text)
         times.append(time.perf_counter() - started)
@@ -64,14 +65,17 @@ def _ends(board: chess.Board, move: chess.Move) -> bool:
         board.pop()
 
 
-def main() -> None:
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="one run of each transcript instead of the best of 20")
+    runs = 1 if parser.parse_args(argv).smoke else RUNS
     print("| transcript | plies | messages | best of 20 | per ply |")
     print("|---|---|---|---|---|")
     samples = [(path.name, path.read_text()) for path in sorted(EXAMPLES.glob("m*.jsonl"))]
     for name, text in [("60 moves, generated", sixty_moves()), *samples]:
         plies = len(replay_text(text)["moves"])
         messages = sum(1 for line in text.splitlines() if '"text"' in line)
-        seconds = best(text)
+        seconds = best(text, runs)
         per_ply = f"{seconds / plies * 1000:.2f} ms" if plies else "–"
         print(f"| {name} | {plies} | {messages} | {seconds * 1000:.1f} ms | {per_ply} |")
 

@@ -9,9 +9,11 @@ games' row locks never collide; each message a legal move of a game drawn at ran
 counts from the message's scheduled moment, so a late answer delays the next message and counts
 against it ("paced", as in benchmarks/load.py); the server time is the call alone.
 
-A Celery worker (prefork, `--concurrency` children) runs `play.tasks.deliver` for every message's
-two outbound rows; its console channel prints each message to its log file. After the sending
-stops the outbox is watched until it drains (every outbound row `sent`).
+A Celery worker (prefork, `--concurrency` children) delivers every message's two outbound rows
+(`play.tasks.drain_outbox`: one task for the rows of the messages committed while it waited);
+its console channel prints each message to its log file. After the sending stops the outbox is
+watched until it drains (every outbound row `sent`). The floor is measured in the same run first
+(`--floor-seconds`: the same processes writing the same rows by plain psycopg, unpaced).
 """
 
 from __future__ import annotations
@@ -26,7 +28,16 @@ import sys
 import time
 
 from benchmarks import pipeline
-from benchmarks.play_common import RESULTS, machine_line, open_games, percentile, players, reset, setup, summary
+from benchmarks.play_common import (
+    RESULTS,
+    machine_line,
+    open_games,
+    percentile,
+    players,
+    reset,
+    setup,
+    summary,
+)
 
 
 def numbered(board, move) -> str:
@@ -34,23 +45,24 @@ def numbered(board, move) -> str:
     return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {board.san(move)}"
 
 
-def drive(index: int, processes: int, rate: float, seconds: float, began: float, results) -> None:
+def drive(index: int, processes: int, rate: float, seconds: float, began: float, results, floor: bool = False) -> None:
     """One sending process: its share of the games, its share of the rate, on schedule. Spawned,
     not forked: a forked child would share the parent's broker and database sockets."""
     try:
-        results.put(_drive(index, processes, rate, seconds, began))
+        results.put(_drive(index, processes, rate, seconds, began, floor))
     except BaseException as error:
         results.put((index, error))
         raise
 
 
-def _drive(index: int, processes: int, rate: float, seconds: float, began: float) -> tuple:
+def _drive(index: int, processes: int, rate: float, seconds: float, began: float, floor: bool) -> tuple:
     import django
 
     django.setup()
     import chess
     from django.db.models import F
 
+    from benchmarks.play_common import message_floor
     from play import services
     from play.models import MobileGame
 
@@ -85,6 +97,13 @@ def _drive(index: int, processes: int, rate: float, seconds: float, began: float
             board.push(previous)
         sender = games[number][0 if board.turn == chess.WHITE else 1]
         start = time.perf_counter()
+        if floor:  # the same rows by plain psycopg: the board is not advanced in the database
+            message_floor([sender])
+            end = time.perf_counter()
+            latencies.append((end - scheduled) * 1000)
+            service.append((end - start) * 1000)
+            sent += 1
+            continue
         receipt = services.message_receive(
             channel="console", sender=str(sender), text=text, arrival=datetime.datetime.now(datetime.UTC)
         )
@@ -98,6 +117,25 @@ def _drive(index: int, processes: int, rate: float, seconds: float, began: float
     return index, latencies, service, late, time.perf_counter() - began
 
 
+def send(processes: int, rate: float, seconds: float, *, floor: bool = False) -> list[tuple]:
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    began = time.perf_counter() + 15  # time for the spawned processes to set Django up
+    senders = [
+        context.Process(target=drive, args=(i, processes, rate, seconds, began, results, floor))
+        for i in range(processes)
+    ]
+    for sender in senders:
+        sender.start()
+    parts = [results.get(timeout=seconds + 120) for _ in senders]
+    failed = [part for part in parts if len(part) == 2]
+    if failed:
+        raise SystemExit(f"a sending process failed: {failed}")
+    for sender in senders:
+        sender.join()
+    return parts
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -105,6 +143,7 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's prefork children")
+    parser.add_argument("--floor-seconds", type=float, default=10, help="seconds of the floor's run")
     parser.add_argument("--drain", type=float, default=300, help="seconds to wait for the outbox to drain")
     args = parser.parse_args(argv)
     env = setup()
@@ -127,21 +166,11 @@ def main(argv=None) -> int:
     worker = pipeline.start_worker(env, log_path, env["CELERY_TASK_DEFAULT_QUEUE"], concurrency=args.concurrency)
     try:
         wait_for_worker(worker, log_path)
-        context = multiprocessing.get_context("spawn")
-        results = context.Queue()
-        began = time.perf_counter() + 15  # time for the spawned processes to set Django up
-        senders = [
-            context.Process(target=drive, args=(i, args.processes, args.rate, args.seconds, began, results))
-            for i in range(args.processes)
-        ]
-        for sender in senders:
-            sender.start()
-        parts = [results.get(timeout=args.seconds + 120) for _ in senders]
-        failed = [part for part in parts if len(part) == 2]
-        if failed:
-            raise SystemExit(f"a sending process failed: {failed}")
-        for sender in senders:
-            sender.join()
+        # The floor first, in the same run: the same processes writing each message's rows by
+        # plain psycopg (benchmarks/play_common.message_floor) as fast as they can.
+        floor_parts = send(args.processes, 1e6, args.floor_seconds, floor=True)
+        Transmission.objects.all().delete()
+        parts = send(args.processes, args.rate, args.seconds)
         stopped = time.perf_counter()
         outbound = Transmission.objects.filter(direction="out")
         pending_at_stop = outbound.filter(delivery="pending").count()
@@ -177,6 +206,16 @@ def main(argv=None) -> int:
     print(
         f"Target: {args.rate:.0f} messages/s sustained (p95 latency under 300 ms, as for the pages): "
         f"{'met' if met else '**not met**'}."
+    )
+    print()
+    floor = [v for part in floor_parts for v in part[2]]
+    floor_rate = len(floor) / max(part[4] for part in floor_parts)
+    print(
+        f"Floor, in the same run: the same {args.processes} processes writing each message's rows by plain "
+        f"psycopg (one transaction a message) as fast as they can for {args.floor_seconds:.0f} s: "
+        f"{floor_rate:.0f} messages/s, server time {summary(floor)} (p50, p95, p99, max). "
+        f"Floor / achieved: **{floor_rate / achieved:.1f}x** (goal ≤ 4x: "
+        f"{'met' if floor_rate <= 4 * achieved else '**not met**'})."
     )
     print()
     total = sum(counts.values())

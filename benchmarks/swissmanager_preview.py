@@ -110,16 +110,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="20 players, 3 rounds, the DATABASE_URL given (migrated)")
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="bench-sm-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+    if args.smoke:
+        args.players, args.rounds, args.runs = 20, 3, 1
+    else:
+        folder = tempfile.mkdtemp(prefix="bench-sm-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     import django
 
     django.setup()
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
+    if not args.smoke:
+        call_command("migrate", verbosity=0)
     from players.models import Player
     from players.services import allocate_federation_ids
     from tournaments import services

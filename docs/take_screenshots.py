@@ -1,6 +1,6 @@
 """Screenshots of every page type, from a running demo site (make run), for docs/screenshots/.
 
-    .venv/bin/python docs/take_screenshots.py [http://127.0.0.1:8000]
+    .venv/bin/python docs/take_screenshots.py [http://127.0.0.1:8000] [--only gcr-filter]
 
 Needs Debian's chromium and an arbiter account `shot` / `shot-password-123` for the preview.
 """
@@ -10,15 +10,58 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-BASE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+POSITIONAL = [arg for arg in sys.argv[1:] if not arg.startswith("--") and arg != "gcr-filter"]
+BASE = POSITIONAL[0] if POSITIONAL else "http://127.0.0.1:8000"
+ONLY_GCR_FILTER = "--only" in sys.argv
 OUT = Path(__file__).resolve().parent / "screenshots"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
+def shoot_tiebreaks(browser, report: str) -> None:
+    """The report's crosstable on a 390 px phone in English and Russian. At rest place, name and
+    points are in view; the shot is scrolled as a reader would, until the points stand next to the
+    name (which stays, sticky), so the tie-breaks after them show."""
+    for locale, name in (("en-GB", "tiebreaks-phone.png"), ("ru-RU", "tiebreaks-phone-ru.png")):
+        page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+        page.goto(f"{BASE}{report}")
+        page.locator("#crosstable-section").scroll_into_view_if_needed()
+        page.evaluate("document.querySelector('#crosstable-section').scrollIntoView()")
+        page.eval_on_selector(
+            "#crosstable",
+            """table => {
+                const name = table.querySelector('thead th.name'), points = name.nextElementSibling;
+                table.closest('.scroll').scrollLeft = points.offsetLeft - name.offsetWidth;
+            }""",
+        )
+        page.screenshot(path=OUT / name)
+        page.context.close()
+def shoot_gcr_filter(browser) -> None:
+    """The GCR filter page (ratings.gcrquery) on a 390 px phone, English and Russian: the games of
+    the last two years over the board, the filters folded above the list."""
+    for locale, name in (("en-GB", "gcr-filter-phone.png"), ("ru-RU", "gcr-filter-phone-ru.png")):
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+        phone.goto(f"{BASE}/ratings/gcr/filter/?days=730&kind=board")
+        phone.click("#filters summary")  # folded, as a visitor folds them to read the list
+        phone.screenshot(path=OUT / name)
+        phone.context.close()
+def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
+    """Which system predicts best, on a 390 px phone in English and in Russian (the whole page)."""
+    for locale, name in (("en-GB", "accuracy-phone.png"), ("ru-RU", "accuracy-phone-ru.png")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{base}/ratings/accuracy/")
+        page.screenshot(path=out / name, full_page=True)
+        context.close()
+
+
 def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+        if ONLY_GCR_FILTER:
+            shoot_gcr_filter(browser)
+            browser.close()
+            return
         desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
         desk.goto(f"{BASE}/")
         desk.screenshot(path=OUT / "home.png")
@@ -55,6 +98,9 @@ def main() -> None:
         phone.screenshot(path=OUT / "tournament-report-phone.png")
         shoot_whatif(browser)
         shoot_prediction(desk)
+        shoot_tiebreaks(browser, report)
+        shoot_gcr_filter(browser)
+        shoot_accuracy(browser)
         browser.close()
 
 
@@ -84,4 +130,10 @@ def shoot_prediction(page, base: str = BASE) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 2 and sys.argv[2] == "tiebreaks":  # take_screenshots.py BASE tiebreaks /tournaments/ID/
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
+            shoot_tiebreaks(chromium, sys.argv[3])
+            chromium.close()
+    else:
+        main()

@@ -349,6 +349,8 @@ PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000,
 RATING_SOURCES = ["tournaments.timeline.TournamentSource", "play.timeline.MobileSource"]
 # The database's stamp of what the public pages show (toolkit/pagecache.py imports no app).
 PAGE_CACHE_STAMP = "ratings.selectors.ratings_version"
+# What a rating run renders into the cache before visitors see its data (toolkit/pagecache.py).
+PAGE_CACHE_WARM = "tournaments.public.warming.most_visited_pages"
 # GCR is recomputed once after a burst of rating runs: this long after the last one.
 GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
 # For failure drills only: a rating run pauses this long inside its transaction (default 0).

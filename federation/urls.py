@@ -24,6 +24,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("arbiter/", include("tournaments.arbiter_urls")),
     path("ratings/whatif/", include("ratings.whatif.urls")),
+    path("ratings/gcr/filter/", include("ratings.gcrquery.urls")),
     path("ratings/", include("ratings.urls")),
     path("play/", include("play.urls")),
     path("api/", include("api.urls")),

@@ -12,5 +12,6 @@ tasks from the start: PlayConfig.ready imports play.tasks.
 from __future__ import annotations
 
 DELIVER = "play.tasks.deliver"
+DRAIN = "play.tasks.drain_outbox"
 ENGINE_MOVE = "play.tasks.engine_move"
 CALIBRATION_GAME = "play.tasks.calibration_game"

@@ -18,8 +18,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import queue, signals, state
-from play.channels import identities, limits
+from play import signals, state
+from play.channels import drain, identities, limits
 from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
 from play.rules import clock, pairing
@@ -29,7 +29,7 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
-from toolkit import pagecache, queueing
+from toolkit import pagecache
 from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)
@@ -259,7 +259,9 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
         game.white_channel = channel
     else:
         game.black_channel = channel
-    replies = commit_value(game, value, received.send, inbound=record)
+    # The sender's address on his channel is the one he wrote from: his replies need no lookup.
+    known = {} if channel in identities.BY_FEDERATION_ID else {(color, channel): sender}
+    replies = commit_value(game, value, received.send, inbound=record, known=known)
     return Receipt(received.applied, game, replies, record)
 
 
@@ -267,14 +269,14 @@ def _receive(player, channel, sender, text, arrival, sent, external_id, game_cod
 
 
 def commit_value(
-    game: MobileGame, value: machine.Game, send, inbound: Transmission | None = None
+    game: MobileGame, value: machine.Game, send, inbound: Transmission | None = None, known: dict | None = None
 ) -> list[Transmission]:
     """Store the new value on the locked row, write the inbound record and the outbox (one
     insert), and on commit deliver it and (if the result changed) ask for a re-rating from the
-    finishing moment."""
+    finishing moment. `known`: addresses already known, by (color, channel)."""
     moment = _store(game, value)
     game.save(update_fields=SAVED_FIELDS)
-    replies = [row for item in send for row in outbound_rows(game, item)]
+    replies = [row for item in send for row in outbound_rows(game, item, known)]
     Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
     deliver_on_commit(replies, [(game, moment)] if moment else [])
     return replies
@@ -308,18 +310,21 @@ def deliver_on_commit(replies: list[Transmission], rerate: list[tuple[MobileGame
         rating_request(reason="mobile", since=min(moment for _, moment in rerate))
 
 
-def _address(game: MobileGame, color: str) -> tuple[str, str]:
+def _address(game: MobileGame, color: str, known: dict | None = None) -> tuple[str, str]:
     channel = game.white_channel if color == Color.WHITE else game.black_channel
+    if known and (color, channel) in known:
+        return channel, known[color, channel]
     player = game.player_of(color)
     return channel, identities.address_of(player, channel)
 
 
-def outbound_rows(game: MobileGame, item: machine.Outbound) -> list[Transmission]:
-    """The outbox rows (unsaved) of one message the machine sends: one, or an SMS's parts."""
+def outbound_rows(game: MobileGame, item: machine.Outbound, known: dict | None = None) -> list[Transmission]:
+    """The outbox rows (unsaved) of one message the machine sends: one, or an SMS's parts.
+    `known`: addresses already known, by (color, channel) (the sender's, who wrote from it)."""
     if item.to == machine.TD:
         # The TD reads his list on the site (the desk); it is recorded like any transmission.
         return [_out_row(game, None, Channel.WEB, "td", item.kind, item.data, item.at, party="td")]
-    channel, address = _address(game, item.to)
+    channel, address = _address(game, item.to, known)
     return _out_rows(game, game.player_of(item.to), channel, address, item.kind, item.data, item.at, party=item.to)
 
 
@@ -393,10 +398,9 @@ def _out_row(game, player, channel, address, kind, data, at, party="", *, text: 
 
 
 def _deliver_later(ids: list[int]) -> None:
-    try:
-        queueing.task(queue.DELIVER).delay(ids)
-    except Exception:  # the broker is down: the rows stay pending and the outbox sweep sends them
-        logger.warning("outbound %s could not be queued; the outbox sweep will send them", ids, exc_info=True)
+    """After commit: a drain of the outbox queued, unless one is queued already and not yet
+    started (it takes these rows too): one task for the rows of many messages."""
+    drain.request(ids)
 
 
 # --- time ----------------------------------------------------------------------------------------

@@ -24,6 +24,17 @@ def deliver(self, transmission_ids: list[int]) -> None:
         raise self.retry(args=[again], countdown=outbox.retry_delay(self.request.retries))
 
 
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def drain_outbox() -> int:
+    """The rows of every message committed since the last drain, in one task (see
+    play.channels.outbox.outbox_drain); those a channel could not take now go to `deliver`'s
+    retries with backoff."""
+    sent, again = outbox.outbox_drain()
+    if again:
+        deliver.apply_async(args=[again], countdown=outbox.retry_delay(0))
+    return sent
+
+
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def sweep_games() -> int:
     return services.games_sweep()

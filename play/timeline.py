@@ -10,11 +10,15 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from django.db.models import Q
+from django.db.models import Case, Q, When
 
 from play.models import MobileGame
+from ratings.gcrquery.games import against_computer, group
+from ratings.gcrquery.query import COMPUTER, GcrQuery
+from ratings.gcrquery.query import MOBILE as BETWEEN_PEOPLE
 from ratings.timeline.keys import EPOCH, MOBILE, Key, mobile_key
 from ratings.timeline.sources import Batch, Facts, MobileResult
+from toolkit.bulk import raw_rows
 
 WHITE_SCORE = {"1-0": 1, "1/2-1/2": 0.5, "0-1": 0}
 _ONE_SECOND = datetime.timedelta(seconds=1)
@@ -87,3 +91,29 @@ class MobileSource:
 
     def rated(self, ids: list[int]) -> None:
         """Nothing to mark: a game's rating changes are its record of being rated."""
+
+    def gcr_filtered_games(self, query: GcrQuery) -> list[tuple[int, int, int]]:
+        """(white, black, white's half points) of the finished mobile games that pass the filter, in
+        one query: between people (kind "mobile") and against a computer (kind "computer"). Mobile
+        games belong to no tournament: a tournament filter lets none through. The period is the
+        finishing day (local time). Rated: as MobileGame.rated; all: every finished game with a result."""
+        wanted = {BETWEEN_PEOPLE, COMPUTER} & set(query.kinds)
+        if not wanted or query.tournaments:
+            return []
+        if query.rated_only:
+            games = MobileGame.objects.filter(_rated())
+        else:
+            games = MobileGame.objects.filter(
+                status=MobileGame.Status.FINISHED, finished_at__isnull=False, result__in=list(WHITE_SCORE)
+            )
+        if wanted == {BETWEEN_PEOPLE}:
+            games = games.exclude(against_computer())
+        elif wanted == {COMPUTER}:
+            games = games.filter(against_computer())
+        if query.since is not None:
+            games = games.filter(finished_at__date__gte=query.since)
+        if query.until is not None:
+            games = games.filter(finished_at__date__lte=query.until)
+        half_points = Case(When(result="1-0", then=2), When(result="1/2-1/2", then=1), default=0)
+        games = games.filter(group(query)).annotate(half_points=half_points)
+        return list(raw_rows(games.values_list("white_id", "black_id", "half_points")))

@@ -170,7 +170,7 @@ def publish_lists(*, month: datetime.date) -> list[RatingList]:
             )
             published.append(rating_list)
         if published:
-            pagecache.bump_on_commit()
+            pagecache.bump_on_commit(warm=True)  # the first visitors of the new lists find them rendered
     return published
 
 
@@ -258,7 +258,7 @@ def gcr_recompute(*, force: bool = False) -> bool:
         run.players = len(result.players)
         run.accuracy = Decimal(f"{result.accuracy:.2f}") if result.accuracy is not None else None
         run.save()
-        pagecache.bump_on_commit()
+        pagecache.bump_on_commit(warm=True)
     return True
 
 

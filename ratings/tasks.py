@@ -12,6 +12,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from ratings import services
+from ratings.accuracy import services as accuracy_services
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +29,15 @@ def rate_tournament(self, tournament_id: int) -> None:
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def recompute_gcr() -> None:
-    services.gcr_recompute()
+    if services.gcr_recompute():
+        refresh_accuracy.delay()  # GCR's run has committed: its figures are the data's last word
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def refresh_accuracy() -> None:
+    """Which system predicts best, computed for the new data (seconds at 100,000 games) before a
+    visitor asks for it."""
+    accuracy_services.refresh()
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)

@@ -20,23 +20,32 @@ Only anonymous GET/HEAD requests without a session are served from or stored in 
 200 answers without cookies of their own: a logged-in user's header and forms are his. The CSRF
 token of the language form is the one per-visitor part of a public page: it is taken out of the
 stored copy and each visitor gets his own when the page is served.
+
+A rating run publishes with `bump_on_commit(warm=True)`: after its commit the most visited pages
+(settings.PAGE_CACHE_WARM names the function that lists them; the project wires it) are rendered
+into the cache under the version that comes next, and only then is the counter bumped, so the
+first visitors after a run find them warm instead of all missing at once. A failure to warm is
+logged and recorded (`last_warming()`); the bump happens anyway and the run is never failed.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import hashlib
+import io
 import logging
 import re
 import secrets
-from urllib.parse import parse_qsl, urlencode
+import time
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
@@ -44,6 +53,9 @@ logger = logging.getLogger(__name__)
 
 COUNTER_KEY = "pagecache:counter"
 DATABASE_KEY = "pagecache:database"
+WARMING_KEY = "pagecache:warming"
+# While pages are warmed: the version they are stored under (the one visitors get after the bump).
+_warming_version: contextvars.ContextVar[str | None] = contextvars.ContextVar("warming_version", default=None)
 PAGE_PREFIX = "page"
 
 # The stored copy has this instead of a visitor's CSRF token; each visitor gets his own.
@@ -63,18 +75,25 @@ def _counter() -> int:
 
 def version() -> str:
     """The current data version: changes after every write that the public pages show."""
+    warming = _warming_version.get()
+    if warming is not None:
+        return warming
     values = cache.get_many([COUNTER_KEY, DATABASE_KEY])
     counter = values.get(COUNTER_KEY)
     if counter is None:
         counter = _counter()
     stamp = values.get(DATABASE_KEY)
     if stamp is None:
-        from django.utils.module_loading import import_string
-
-        # The stamp's reader is wired in the settings: this utility imports no app.
-        stamp = hashlib.sha256(import_string(settings.PAGE_CACHE_STAMP)().encode()).hexdigest()[:16]
+        stamp = _database_stamp()
         cache.set(DATABASE_KEY, stamp, timeout=settings.PAGE_CACHE_DB_SECONDS)
     return f"{counter}.{stamp}"
+
+
+def _database_stamp() -> str:
+    from django.utils.module_loading import import_string
+
+    # The stamp's reader is wired in the settings: this utility imports no app.
+    return hashlib.sha256(import_string(settings.PAGE_CACHE_STAMP)().encode()).hexdigest()[:16]
 
 
 def bump() -> None:
@@ -86,11 +105,112 @@ def bump() -> None:
     cache.delete(DATABASE_KEY)
 
 
-def bump_on_commit() -> None:
+def bump_on_commit(*, warm: bool = False) -> None:
     """Bump once the current transaction commits (at once outside one): a page rendered from the
-    old data in between is stored under the old version, never under the new one."""
+    old data in between is stored under the old version, never under the new one. warm=True (a
+    rating run publishing): the most visited pages are rendered under the next version first."""
     # robust: a cache that is down must not turn a committed rating run into an error.
-    transaction.on_commit(bump, robust=True)
+    transaction.on_commit(warm_and_bump if warm else bump, robust=True)
+
+
+def warm_and_bump() -> None:
+    """Render the pages of settings.PAGE_CACHE_WARM under the version that comes next, then bump to
+    it. Never raises for the warming: a failure is logged and recorded, and the bump still happens."""
+    stamp = None
+    try:
+        if settings.PAGE_CACHE_SECONDS and settings.PAGE_CACHE_WARM:
+            counter = _counter()
+            stamp = _database_stamp()  # read after the commit: the new data's
+            _warm(f"{counter + 1}.{stamp}")
+    except Exception as error:
+        logger.exception("page cache warming failed")
+        _record({"at": timezone.now().isoformat(), "pages": 0, "failed": [], "error": repr(error)})
+    bump()
+    if stamp is not None:
+        # The stamp the pages were stored under, so the first visitor does not read it again (a writer
+        # in between bumps the counter: then the warmed pages are merely unused).
+        cache.set(DATABASE_KEY, stamp, timeout=settings.PAGE_CACHE_DB_SECONDS)
+
+
+def last_warming() -> dict | None:
+    """What the last warming did (when, pages stored, pages failed, an error), for staff and metrics."""
+    return cache.get(WARMING_KEY)
+
+
+def _record(result: dict) -> None:
+    try:
+        cache.set(WARMING_KEY, result, timeout=None)
+    except Exception:
+        logger.warning("page cache unavailable", exc_info=True)
+
+
+def _warm(next_version: str) -> None:
+    from django.core.handlers.base import BaseHandler
+    from django.core.handlers.wsgi import WSGIRequest
+    from django.utils.module_loading import import_string
+
+    paths = import_string(settings.PAGE_CACHE_WARM)()
+    site = urlsplit(settings.SITE_URL)
+    handler = BaseHandler()
+    handler.load_middleware()  # no request_started/finished: those would close the task's connection
+    stored, failed = 0, []
+    began = time.monotonic()
+    token = _warming_version.set(next_version)
+    # Each page activates its language; the caller (a web request publishing a month) keeps its own.
+    callers = translation.override(translation.get_language())
+    callers.__enter__()
+    try:
+        for path in paths:
+            for language, _name in settings.LANGUAGES:
+                environ = _environ(site, path, language)
+                try:
+                    response = handler.get_response(WSGIRequest(environ))
+                except Exception:
+                    logger.exception("page cache warming: %s (%s) failed", path, language)
+                    failed.append(f"{path} ({language})")
+                    continue
+                if response.get("X-Page-Cache") == "miss":
+                    stored += 1
+                else:
+                    failed.append(f"{path} ({language}): {response.status_code}")
+    finally:
+        callers.__exit__(None, None, None)
+        _warming_version.reset(token)
+    seconds = round(time.monotonic() - began, 3)
+    if failed:
+        logger.error("page cache warming: %s pages not stored: %s", len(failed), ", ".join(failed[:10]))
+    else:
+        logger.info("page cache warming: %s pages stored in %s s", stored, seconds)
+    _record({"at": timezone.now().isoformat(), "pages": stored, "failed": failed, "error": "", "seconds": seconds})
+
+
+def _environ(site, path: str, language: str) -> dict:
+    """An anonymous visitor's GET of the site's own address (SITE_URL's host: it is in the key)."""
+    path, _sep, query = path.partition("?")
+    https = site.scheme == "https"
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SCRIPT_NAME": "",
+        "SERVER_NAME": site.hostname or "localhost",
+        "SERVER_PORT": str(site.port or (443 if https else 80)),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_HOST": site.netloc,
+        "HTTP_ACCEPT_LANGUAGE": language,
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": site.scheme,
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if https and proxy:
+        environ[proxy[0]] = proxy[1]
+    return environ
 
 
 def _cacheable_request(request) -> bool:

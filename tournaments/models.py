@@ -61,6 +61,18 @@ class Tournament(models.Model):
     co_arbiters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="tournaments_as_co_arbiter", verbose_name=_("co-arbiters")
     )
+    # The tie-breaks in the order of the result file (codes of tournaments.tiebreaks.rules.NAMES); empty:
+    # the regulations' defaults for a Swiss or a round robin. How unplayed rounds count in Buchholz:
+    # FIDE's rule of 2023 (a dummy opponent) unless the arbiter's program used the 2009 one.
+    tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+
+    class UnplayedRule(models.TextChoices):
+        FIDE_2023 = "fide2023", _("FIDE 2023: a dummy opponent with the player's own score")
+        FIDE_2009 = "fide2009", _("FIDE 2009: a virtual opponent")
+
+    tiebreak_unplayed = models.CharField(
+        _("unplayed rounds in tie-breaks"), max_length=8, choices=UnplayedRule.choices, default=UnplayedRule.FIDE_2023
+    )
     status = models.CharField(_("status"), max_length=9, choices=Status.choices, default=Status.DRAFT)
     status_detail = models.TextField(_("status detail"), blank=True, help_text=_("Why a rating run failed."))
     rated_at = models.DateTimeField(_("rated at"), null=True, blank=True)

@@ -6,6 +6,7 @@ from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Game, Tournament, Upload
+from tournaments.tiebreaks import labels, rules
 
 PUBLIC_STATUSES = (Tournament.Status.RATED, Tournament.Status.QUEUED, Tournament.Status.CONFIRMED)
 
@@ -20,6 +21,12 @@ def public_tournaments() -> QuerySet[Tournament]:
 
 def latest_rated_tournaments(*, limit: int) -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=Tournament.Status.RATED).order_by("-end_date", "-start_date", "-id")[:limit]
+
+
+def just_rated_tournaments(*, limit: int) -> list[int]:
+    """The ids of the tournaments rated last (by the time of their rating), newest first."""
+    rated = Tournament.objects.filter(status=Tournament.Status.RATED, rated_at__isnull=False)
+    return list(rated.order_by("-rated_at", "-id").values_list("id", flat=True)[:limit])
 
 
 def public_tournament(pk: int) -> Tournament:
@@ -39,31 +46,41 @@ def tournament_report(*, tournament: Tournament) -> dict:
     participants = list(tournament.participants.select_related("player", "player__club"))
     number = {p.player_id: p.start_number for p in participants}
     games = list(Game.objects.filter(tournament=tournament).only("round", "white_id", "black_id", "result", "kind"))
-    cells, points = cells_by_player(
-        (
-            (g.round, number.get(g.white_id), number.get(g.black_id) if g.black_id else None, g.result, g.kind)
-            for g in games
-        ),
-        tournament.rounds,
-    )
+    plain = [
+        (g.round, number.get(g.white_id), number.get(g.black_id) if g.black_id else None, g.result, g.kind)
+        for g in games
+    ]
+    cells, points = cells_by_player(plain, tournament.rounds)
+    ratings = {p.start_number: p.fide_rating_in_file or p.rating_in_file for p in participants}
+    order = labels.order_for(tournament.tiebreaks, plain, ratings)
+    virtual = tournament.tiebreak_unplayed == Tournament.UnplayedRule.FIDE_2009
+    ranked = {row["number"]: row for row in rules.standings(plain, ratings, tournament.rounds, order, virtual)}
     changes: dict[int, dict] = {}
     for change in RatingChange.objects.filter(tournament=tournament):
         changes.setdefault(change.player_id, {})[change.system] = change
     rows = []
     for participant in participants:
         own = changes.get(participant.player_id, {})
+        tiebreak = ranked.get(participant.start_number, {})
         rows.append(
             {
                 "participant": participant,
                 "player": participant.player,
                 "points": points.get(participant.start_number, Decimal(0)),
                 "cells": cells.get(participant.start_number, [""] * tournament.rounds),
+                "tiebreaks": [tiebreak.get("tiebreaks", {}).get(code) for code in order],
+                "tiebreak_rank": tiebreak.get("rank", 10**6),
                 "orr": own.get(System.ORR),
                 "mchess": own.get(System.MCHESS),
                 "playchess": own.get(System.PLAYCHESS),
             }
         )
-    rows.sort(key=lambda row: (-row["points"], row["participant"].rank or 10**6, row["participant"].start_number))
+    # The file's ranks are the arbiter's official standings where every player has one; otherwise
+    # the tie-breaks order the tied players.
+    if all(p.rank for p in participants):
+        rows.sort(key=lambda row: (row["participant"].rank, -row["points"], row["participant"].start_number))
+    else:
+        rows.sort(key=lambda row: (-row["points"], row["tiebreak_rank"], row["participant"].start_number))
     for place, row in enumerate(rows, start=1):
         row["place"] = place
     coefficient = next((row["orr"].details for row in rows if row["orr"] is not None), None)
@@ -71,6 +88,7 @@ def tournament_report(*, tournament: Tournament) -> dict:
     return {
         "rows": rows,
         "round_numbers": range(1, tournament.rounds + 1),
+        "tiebreak_columns": [(code, labels.NAMES[code]) for code in order],
         "coefficient": coefficient,
         "contributors": contributors,
         "rated_systems": {system for row in rows for system in ("orr", "mchess", "playchess") if row[system]},

@@ -32,6 +32,7 @@ from ratings.services import rating_request
 from tournaments.importers.base import ERROR, RESULTS, ParsedFile, ParsedPlayer, Place, Problem, ResultFileError
 from tournaments.importers.registry import read_result_file
 from tournaments.models import Game, Participant, Tournament, Upload
+from tournaments.tiebreaks.rules import NAMES as TIEBREAK_NAMES
 from tournaments.uploads import replacement
 from tournaments.uploads.errors import ConfirmError, PreviewOutdated, UploadRefused  # callers name them here too
 
@@ -389,6 +390,7 @@ def tournament_confirm(
             rate_playchess=details.rate_playchess,
             chief_arbiter=user,
             status=Tournament.Status.QUEUED,
+            tiebreaks=[code for code in data.get("tiebreaks", []) if code in TIEBREAK_NAMES],
         )
         # ORR rates a FIDE-rated tournament's entrants with their FIDE ratings: where the file has
         # none for an entrant with a FIDE id, the stored FIDE list supplies it.

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from django.db.models import Case, Q, When
 
 from ratings.engines.common import Game as EngineGame
+from ratings.gcrquery.games import against_computer, group
+from ratings.gcrquery.query import BOARD, GcrQuery
 from ratings.timeline.keys import EPOCH, TOURNAMENT, Key, local_date, local_end_of_day, tournament_key
 from ratings.timeline.sources import Batch, Entrant, Facts, TournamentEvent
 from toolkit import pagecache
@@ -132,6 +134,26 @@ class TournamentSource:
             .values_list("white_id", "black_id", "half_points", "tournament__end_date")
         )
         return raw_rows(played)
+
+    def gcr_filtered_games(self, query: GcrQuery) -> list[tuple[int, int, int]]:
+        """(white, black, white's half points) of the played games over the board that pass the
+        filter, in one query; the period is the tournament's end date, as GCR dates its games."""
+        if BOARD not in query.kinds:
+            return []
+        played = Game.objects.filter(kind=Game.Kind.PLAYED, result__in=["1-0", "1/2-1/2", "0-1"])
+        if query.rated_only:
+            played = played.filter(tournament__rate_gcr=True, tournament__status=Tournament.Status.RATED)
+        if query.tournaments:
+            played = played.filter(tournament_id__in=query.tournaments)
+        if query.since is not None:
+            played = played.filter(tournament__end_date__gte=query.since)
+        if query.until is not None:
+            played = played.filter(tournament__end_date__lte=query.until)
+        played = played.filter(group(query)).exclude(against_computer())
+        half_points = Case(When(result="1-0", then=2), When(result="1/2-1/2", then=1), default=0)
+        return list(
+            raw_rows(played.annotate(half_points=half_points).values_list("white_id", "black_id", "half_points"))
+        )
 
 
 class _Place:

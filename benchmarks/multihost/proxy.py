@@ -96,11 +96,53 @@ def address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def smoke() -> int:
+    """The proxy in front of one web server that answers and one that refuses: every request is
+    answered by the live one, with the forwarded headers nginx would add."""
+    seen = []
+
+    class Backend(BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(self.headers.get("X-Forwarded-For"))
+            body = b"ok"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    live = ThreadingHTTPServer(("127.0.0.1", 0), Backend)
+    refused = ThreadingHTTPServer(("127.0.0.1", 0), Backend)
+    dead = refused.server_address
+    refused.server_close()  # nothing listens there any more
+    proxy = serve(("127.0.0.1", 0), [dead, live.server_address])
+    for server in (live, proxy):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    statuses = []
+    for _ in range(4):
+        connection = http.client.HTTPConnection(*proxy.server_address, timeout=10)
+        connection.request("GET", "/health/")
+        response = connection.getresponse()
+        statuses.append((response.status, response.read()))
+        connection.close()
+    proxy.shutdown()
+    live.shutdown()
+    print(f"proxy smoke: answers {statuses}, X-Forwarded-For seen by the web server {seen}")
+    return 0 if statuses == [(200, b"ok")] * 4 and seen == ["127.0.0.1"] * 4 else 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--listen", type=address, required=True)
-    parser.add_argument("--backend", type=address, action="append", required=True)
+    parser.add_argument("--listen", type=address)
+    parser.add_argument("--backend", type=address, action="append")
+    parser.add_argument("--smoke", action="store_true", help="in front of a local test server, then exit")
     args = parser.parse_args(argv)
+    if args.smoke:
+        return smoke()
+    if not args.listen or not args.backend:
+        parser.error("--listen and at least one --backend are required")
     server = serve(args.listen, args.backend)
     print(f"proxy listening on {args.listen[0]}:{args.listen[1]}", flush=True)
     with contextlib.suppress(KeyboardInterrupt):

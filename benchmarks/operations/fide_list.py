@@ -140,7 +140,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     count = 1000 if args.smoke else args.players
     env = {**os.environ, "LOG_LEVEL": "WARNING"}
-    if not args.smoke:
+    if args.smoke:
+        # Run as `python -m ... --smoke` (tests/benchmarks/test_smoke.py), nothing has set Django up yet.
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+        import django
+
+        django.setup()
+    else:
         url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/federation_bench")
         env.update({"DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": url, "DEBUG": "false"})
         from benchmarks.pipeline import create_database

@@ -1,6 +1,6 @@
 """The what-if calculator's response time (target: under 200 ms), as a ratio to a yardstick.
 
-    python -m benchmarks.whatif.calculator [--players 2000] [--repeat 30]
+    python -m benchmarks.whatif.calculator [--players 2000] [--repeat 30] [--smoke]
 
 Uses BENCH_DATABASE_URL (default: SQLite in a temporary file), migrated here, with `--players`
 rated players (ORR, Mchess and PlayChess standings with stored games). Measures GET
@@ -8,7 +8,8 @@ rated players (ORR, Mchess and PlayChess standings with stored games). Measures 
 run's code, the template): a player by federation id against 20 opponents by id, and a
 provisional player by rating against 11 opponents by rating. The yardstick, measured in the
 same run, is a fixed pure-Python loop: the machine is shared and noisy, so the ratio is the
-number to compare between runs. Prints a Markdown report.
+number to compare between runs. Prints a Markdown report. --smoke: 30 players, 2 requests per
+case, on the migrated DATABASE_URL it is given (tests/benchmarks/test_smoke.py).
 """
 
 from __future__ import annotations
@@ -30,15 +31,17 @@ def yardstick() -> float:
     return time.perf_counter() - start
 
 
-def setup(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
+def setup(url: str, *, migrate: bool = True) -> None:
+    if url:
+        os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     import django
 
     django.setup()
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
+    if migrate:
+        call_command("migrate", verbosity=0)
 
 
 def seed(count: int) -> list[int]:
@@ -82,9 +85,15 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="a tiny run on the migrated DATABASE_URL given")
     args = parser.parse_args(argv)
-    url = os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp()}/whatif-bench.sqlite3"
-    setup(url)
+    if args.smoke:
+        args.players, args.repeat = 30, 2
+        url = os.environ.get("DATABASE_URL", "")
+        setup(url, migrate=False)
+    else:
+        url = os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp()}/whatif-bench.sqlite3"
+        setup(url)
     from django.test import Client
     from django.test.utils import setup_test_environment
 

@@ -1,5 +1,6 @@
 """What is read at scrape time rather than counted: the outbox backlog per channel, the worker
-queues, the rating requests waiting. One query each (the health selectors), on every scrape."""
+queues, the rating requests waiting (one query each, the health selectors), and what the last page
+cache warming after a rating run did (from the cache), on every scrape."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
 
 from operations.health import broker, selectors
+from toolkit import pagecache
 
 
 class BacklogCollector:
@@ -31,8 +33,23 @@ class BacklogCollector:
             "Age of the oldest rating request waiting for a worker (0: none).",
             value=(now - waiting).total_seconds() if waiting else 0,
         )
+        yield from self._warming()
         if broker.used():
             yield from self._queues(now.timestamp())
+
+    def _warming(self):
+        """The last warming of the public pages after a rating run (toolkit/pagecache.py), if any."""
+        warming = pagecache.last_warming()
+        if warming is None:
+            return
+        yield GaugeMetricFamily(
+            "federation_page_warming_pages", "Pages the last warming after a rating run stored.", value=warming["pages"]
+        )
+        yield GaugeMetricFamily(
+            "federation_page_warming_failures",
+            "Pages the last warming could not store, plus 1 if it failed as a whole (0: all warm).",
+            value=len(warming["failed"]) + (1 if warming["error"] else 0),
+        )
 
     def _queues(self, now: float):
         length = GaugeMetricFamily("federation_queue_length", "Tasks waiting in a worker queue.", labels=["queue"])

@@ -12,11 +12,11 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from play import signals
-from play.channels import limits
+from play.channels import drain, limits
 from play.models import Transmission
 from toolkit.bulk import update_rows
 
@@ -38,8 +38,14 @@ def outbound_deliver_many(ids: list[int], *, now: datetime.datetime | None = Non
 def outbound_deliver_retry(ids: list[int]) -> list[int]:
     """Send the rows as `outbound_deliver_many` does; the ids of those to try again later (a
     transient failure, or held behind an earlier message to the same address that failed): the
-    delivery task retries them with exponential backoff."""
-    return _deliver(ids)[1]
+    delivery task retries them with exponential backoff. When a retry gets rows through (a row
+    sent on its second try or later), a drain is asked for: rows written meanwhile to those
+    addresses waited behind them (see `outbox_drain`)."""
+    sent, again = _deliver(ids)
+    # Only after a failure (a retry that got through): a first try held nothing back.
+    if sent and Transmission.objects.filter(pk__in=sent, attempts__gt=1).exists():
+        drain.request(sent)
+    return again
 
 
 # A retry of a transient failure waits 2, 4, 8... seconds (with jitter), at most 10 minutes: a
@@ -172,6 +178,34 @@ def outbox_sweep(
         tried, last = tried + len(ids), ids[-1]
     outages.outages_sweep(now=now)
     return sent
+
+
+# --- the drain: one task for the rows of many messages ----------------------------------------
+
+
+def outbox_drain(*, batch: int = 100, limit: int = 5000, now: datetime.datetime | None = None) -> tuple[int, list[int]]:
+    """Send the outbound rows no delivery has tried yet, oldest first, `batch` rows a transaction,
+    at most `limit` a pass; (how many were sent, the ids to retry with backoff). The flag is
+    cleared first, so a message committed from now on queues a drain of its own if this one has
+    already read past its rows. A row behind an earlier pending row to the same address that was
+    tried (a transient failure waiting for its retry, or a rate limit) is left to wait with it, for
+    the delivery task's retry or the outbox sweep: order per address holds, backoff is not cut short."""
+    drain.drain_started()
+    pending = Transmission.objects.filter(delivery=Transmission.Delivery.PENDING)
+    tried = pending.filter(pk__lt=OuterRef("pk"), channel=OuterRef("channel"), address=OuterRef("address")).filter(
+        Q(attempts__gt=0) | ~Q(error="")
+    )
+    fresh = (
+        pending.filter(direction=Transmission.Direction.OUT, attempts=0, error="").exclude(Exists(tried)).order_by("pk")
+    )
+    sent, retry, done, last = 0, [], 0, 0
+    while done < limit:
+        ids = list(fresh.filter(pk__gt=last).values_list("pk", flat=True)[: min(batch, limit - done)])
+        if not ids:
+            break
+        went, again = _deliver(ids, earlier=False, now=now)
+        sent, retry, done, last = sent + len(went), retry + again, done + len(ids), ids[-1]
+    return sent, retry
 
 
 # --- delivery reports of the SMS providers ------------------------------------------------------

@@ -65,20 +65,32 @@ def rated_games(games) -> list[Game]:
 
 
 def games_by_player(games, participants) -> dict[PlayerId, list[tuple[int, PlayerId, int]]]:
-    """Each participant's rated games as (round, opponent, own half points)."""
+    """Each participant's rated games as (round, opponent, own half points).
+
+    A game is unpacked once (a Game is a named tuple) and a player's list is made on his first
+    game only (setdefault built and dropped an empty list for every game)."""
     played: dict[PlayerId, list[tuple[int, PlayerId, int]]] = {}
+    half_points_of = WHITE_HALF_POINTS.get
     for game in games:
-        if game.kind != PLAYED or game.black is None:
+        rnd, white, black, result, kind = game
+        if kind != PLAYED or black is None:
             continue
-        white, black = game.white, game.black
-        hp = WHITE_HALF_POINTS.get(game.result)
+        hp = half_points_of(result)
         if hp is None or white == black:
             rated_games([game])  # raises the message for this game
         if white not in participants or black not in participants:
             stranger = white if white not in participants else black
-            raise ValueError(f"round {game.round}: player {stranger!r} is not a participant")
-        played.setdefault(white, []).append((game.round, black, hp))
-        played.setdefault(black, []).append((game.round, white, 2 - hp))
+            raise ValueError(f"round {rnd}: player {stranger!r} is not a participant")
+        own = played.get(white)
+        if own is None:
+            played[white] = [(rnd, black, hp)]
+        else:
+            own.append((rnd, black, hp))
+        own = played.get(black)
+        if own is None:
+            played[black] = [(rnd, white, 2 - hp)]
+        else:
+            own.append((rnd, white, 2 - hp))
     return played
 
 

@@ -14,6 +14,7 @@ pass.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from array import array
@@ -61,6 +62,19 @@ class GcrResult:
 
 
 def rate(games: Iterable[tuple[PlayerId, PlayerId, int]], *, fork_from: int | None = None) -> GcrResult:
+    """Rate every game; see _rate. The cyclic garbage collector is paused meanwhile: the run makes
+    millions of tuples and no cycle, and the collections those allocations set off were a tenth
+    of its CPU time over 200,000 games. It is switched back on as it was, whatever happens."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _rate(games, fork_from)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _rate(games: Iterable[tuple[PlayerId, PlayerId, int]], fork_from: int | None) -> GcrResult:
     """Rate every game, each given as (player a, player b, a's score in half points: 2, 1 or 0).
 
     The work is done column by column with list comprehensions and Counters, which run
@@ -112,20 +126,23 @@ def rate(games: Iterable[tuple[PlayerId, PlayerId, int]], *, fork_from: int | No
         (i, j, won + drawn + lost, 100 * (won + drawn / 2) / (won + drawn + lost), weight[won + drawn + lost])
         for i, j, won, drawn, lost in outcomes
     ]
-    visits = [visits[k] for k in sorted(range(len(keys)), key=keys.__getitem__)]
+    visits = list(map(visits.__getitem__, sorted(range(len(keys)), key=keys.__getitem__)))
+    # 1 - p / (p + 800) for every count of past games a player can reach, computed as the pass
+    # computed it game by game (the same float), looked up instead of divided twice a visit.
+    damping = [1 - past / (past + STABILITY) for past in range(max(games_of.values(), default=0) + 1)]
 
     # 5-6. Two passes.
     if fork_from is not None and len(visits) >= fork_from and hasattr(os, "fork"):
-        child = Child(lambda _lines: array("d", _pass(reversed(visits), size)).tobytes())
+        child = Child(lambda _lines: array("d", _pass(reversed(visits), size, damping)).tobytes())
         try:
-            gcr1 = _pass(visits, size)
+            gcr1 = _pass(visits, size, damping)
         except BaseException:
             child.kill()
             raise
         gcr2 = array("d", child.finish(_no_lines)).tolist()
     else:
-        gcr1 = _pass(visits, size)
-        gcr2 = _pass(reversed(visits), size)
+        gcr1 = _pass(visits, size, damping)
+        gcr2 = _pass(reversed(visits), size, damping)
 
     # 7. Accuracy: the probability the final ratings gave to each actual result; the same
     # number for both players of a game.
@@ -163,10 +180,11 @@ def _no_lines(data: bytes) -> None:
     raise RuntimeError("the GCR child sends no COPY lines")
 
 
-def _pass(visits, size: int) -> list[float]:
+def _pass(visits, size: int, damping: list[float]) -> list[float]:
+    """One pass; damping[p] is 1 - p / (p + 800), the share of the swing a player with p past
+    games takes."""
     ratings = [START] * size
     past = [0] * size
-    stability = STABILITY  # a local: read a million times
     for i, j, n, actual, weight in visits:
         r1 = ratings[i]
         r2 = ratings[j]
@@ -179,8 +197,8 @@ def _pass(visits, size: int) -> list[float]:
         base = (actual - expected) * weight
         g1 = past[i]
         g2 = past[j]
-        ratings[i] = r1 + base * (1 - g1 / (g1 + stability))
-        ratings[j] = r2 - base * (1 - g2 / (g2 + stability))
+        ratings[i] = r1 + base * damping[g1]
+        ratings[j] = r2 - base * damping[g2]
         past[i] = g1 + n
         past[j] = g2 + n
     return ratings

@@ -24,9 +24,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from ratings.engines.common import (
+    PLAYED,
     WHITE_HALF_POINTS,
     Game,
     PlayerId,
@@ -110,52 +112,92 @@ class MchessPlayerResult:
 def rate_tournament(
     ratings: Mapping[PlayerId, int], games: Iterable[Game], *, weight: int = DEFAULT_WEIGHT
 ) -> dict[PlayerId, MchessPlayerResult]:
-    """Rate one tournament. `ratings` holds every participant's Mchess rating at its start."""
+    """Rate one tournament. `ratings` holds every participant's Mchess rating at its start.
+
+    The loop is shaped for a million games: a game's change depends only on the signed rating
+    difference and the result, so it is looked up in a table kept per weight (filled on first
+    use with game_change's exact integer rounding); the games, points and final rating of each
+    player are summed once at the end, not updated game by game.
+    """
     if weight <= 0:
         raise ValueError("the weight W must be positive")
     current = dict(ratings)
     results = {pid: MchessPlayerResult(pid, rating, rating) for pid, rating in current.items()}
-    by_round: dict[int, list[Game]] = defaultdict(list)
-    for game in rated_games(games):
-        for pid in (game.white, game.black):
-            if pid not in current:
-                raise ValueError(f"round {game.round}: player {pid!r} has no Mchess rating at the start")
-        by_round[game.round].append(game)
+    by_round: dict[int, list[tuple[PlayerId, PlayerId, int]]] = defaultdict(list)
+    for game in games:
+        rnd, white, black, result, kind = game
+        if kind != PLAYED or black is None:
+            continue
+        hw = WHITE_HALF_POINTS.get(result)
+        if hw is None or white == black:
+            rated_games([game])  # raises the message for this game
+        if white not in current or black not in current:
+            pid = white if white not in current else black
+            raise ValueError(f"round {rnd}: player {pid!r} has no Mchess rating at the start")
+        by_round[rnd].append((white, black, hw))
 
+    table = _changes(weight)
+    append = {pid: result.deltas.append for pid, result in results.items()}
     for rnd in sorted(by_round):
-        # Each player has one game a round (checked), so the ratings read below are the
-        # ratings from before the round even though games of the round are applied in turn.
-        seen: set[PlayerId] = set()
-        for game in by_round[rnd]:
-            white, black = game.white, game.black
-            if white in seen or black in seen:
-                raise ValueError(f"round {rnd}: player {white if white in seen else black!r} has two games")
-            seen.add(white)
-            seen.add(black)
-            rw, rb = current[white], current[black]
-            hw = WHITE_HALF_POINTS[game.result]
-            # White is "lower" when ratings are equal: the formula is symmetric then.
-            if rw <= rb:
-                change = game_change(weight, rb, rw, hw)
-            else:
-                change = -game_change(weight, rw, rb, 2 - hw)
+        round_games = by_round[rnd]
+        # Each player has one game a round, so the ratings read below are the ratings from
+        # before the round even though games of the round are applied in turn.
+        if len({pid for white, black, _ in round_games for pid in (white, black)}) != 2 * len(round_games):
+            _two_games(rnd, round_games)
+        for white, black, hw in round_games:
+            rw = current[white]
+            rb = current[black]
+            key = (rw - rb) * 4 + hw
+            change = table.get(key)
+            if change is None:
+                change = table[key] = _white_change(weight, rw, rb, hw)
             new_w = rw + change
             new_b = rb - change
-            new_w = FLOOR if new_w < FLOOR else CAP if new_w > CAP else new_w
-            new_b = FLOOR if new_b < FLOOR else CAP if new_b > CAP else new_b
+            if new_w < FLOOR or new_w > CAP:
+                new_w = FLOOR if new_w < FLOOR else CAP
+            if new_b < FLOOR or new_b > CAP:
+                new_b = FLOOR if new_b < FLOOR else CAP
             current[white] = new_w
             current[black] = new_b
-            result = results[white]
-            result.deltas.append(_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
-            result.games += 1
-            result.half_points += hw
-            result.rating_after = new_w
-            result = results[black]
-            result.deltas.append(_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
-            result.games += 1
-            result.half_points += 2 - hw
-            result.rating_after = new_b
+            append[white](_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
+            append[black](_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
+    for pid, result in results.items():
+        deltas = result.deltas
+        if deltas:
+            result.games = len(deltas)
+            result.half_points = sum(map(_HALF_POINTS, deltas))
+            result.rating_after = current[pid]
     return results
+
+
+_HALF_POINTS = itemgetter(4)  # of a GameDelta
+# {weight: {(white's rating - black's) * 4 + white's half points: white's change}}: at most
+# 40,001 differences x 3 results for each weight, and one weight (250) in practice.
+_CHANGE_TABLES: dict[int, dict[int, int]] = {}
+
+
+def _changes(weight: int) -> dict[int, int]:
+    table = _CHANGE_TABLES.get(weight)
+    if table is None:
+        table = _CHANGE_TABLES[weight] = {}
+    return table
+
+
+def _white_change(weight: int, rw: int, rb: int, hw: int) -> int:
+    """White's change: the lower-rated player gains game_change; White is "lower" when ratings
+    are equal (the formula is symmetric then)."""
+    if rw <= rb:
+        return game_change(weight, rb, rw, hw)
+    return -game_change(weight, rw, rb, 2 - hw)
+
+
+def _two_games(rnd: int, round_games) -> None:
+    seen: set[PlayerId] = set()
+    for white, black, _ in round_games:
+        if white in seen or black in seen:
+            raise ValueError(f"round {rnd}: player {white if white in seen else black!r} has two games")
+        seen.add(white)
+        seen.add(black)
 
 
 # --- The monthly inactivity penalty ----------------------------------------------------------

@@ -132,6 +132,19 @@ def cut(opponent_rating: int, own_rating: int | None) -> int:
     return min(own_rating + CUT_OFF, max(own_rating - CUT_OFF, opponent_rating))
 
 
+def _expectation_tables() -> tuple[list[int], list[float]]:
+    """For a difference D in [-400, 400], at index D + 400: We in 22nds where it is exact
+    (D = 0, +-400), else 0; the float 1 / (1 + 10^(-D/400)) where it is not, else 0.0."""
+    exact = {0: 11, CUT_OFF: 20, -CUT_OFF: 2}
+    in_22nds, floats = [], []
+    for difference in range(-CUT_OFF, CUT_OFF + 1):
+        in_22nds.append(exact.get(difference, 0))
+        floats.append(0.0 if difference in exact else 1.0 / (1.0 + 10.0 ** (-difference / 400.0)))
+    return in_22nds, floats
+
+
+_EXACT_22NDS, _FLOAT_TERM = _expectation_tables()
+
 _OPPONENT_RATING = itemgetter(0)  # of a PlayedGame
 _HALF_POINTS = itemgetter(1)
 
@@ -264,27 +277,25 @@ def _established(p: PlayChessParticipant, result: PlayChessPlayerResult, own, en
     result.mode = ESTABLISHED
     result.k = k = development_coefficient(ro, p.state.games)
     # We is 1/2, 10/11 or 1/11 at D = 0, +400, -400 (exact; kept in 22nds), otherwise a float.
+    # Differences after the cut-off lie in [-400, 400]: each game's term is read from two tables
+    # indexed by high - rating = difference + 400, computed by the same expression as before,
+    # so the sum adds the same floats in the same order (adding an exact game's 0.0 changes
+    # nothing; every float term is positive, so a positive sum means a float term was added).
     exact_22nds = 0
     float_sum = 0.0
-    inexact = False
     half_points = 0
     low, high = ro - CUT_OFF, ro + CUT_OFF
     lines = result.lines
+    append = lines.append
     for rnd, opponent, hp in own:
         rating = entry[opponent]
         rating = low if rating < low else high if rating > high else rating
-        lines.append((rnd, opponent, rating, hp))
-        difference = ro - rating
-        if difference == 0:
-            exact_22nds += 11
-        elif difference == CUT_OFF:
-            exact_22nds += 20
-        elif difference == -CUT_OFF:
-            exact_22nds += 2
-        else:
-            float_sum += 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
-            inexact = True
+        append((rnd, opponent, rating, hp))
+        index = high - rating
+        exact_22nds += _EXACT_22NDS[index]
+        float_sum += _FLOAT_TERM[index]
         half_points += hp
+    inexact = float_sum > 0.0
     result.games = len(own)
     result.half_points = half_points
     if inexact:

@@ -127,6 +127,10 @@ class TournamentHistory(EventSource, Protocol):
     def gcr_games(self) -> Iterable[tuple[int, int, int, datetime.date]]:
         """(white, black, white's half points, end date) of every played, rated game GCR counts."""
 
+    def gcr_filtered_games(self, query) -> list[tuple[int, int, int]]:
+        """(white, black, white's half points) of the games that pass a GCR filter
+        (ratings.gcrquery.query.GcrQuery), in one query. The mobile source has it too."""
+
 
 @functools.cache
 def _load(paths: tuple[str, ...]) -> tuple[EventSource, ...]:

@@ -281,7 +281,8 @@ def replay_from(key: Key) -> Summary:
         if rated.get(source.kind):
             source.rated(rated[source.kind])
     clock.lap("write the ratings")
-    pagecache.bump_on_commit()  # the public pages show the new ratings from the commit on
+    # The public pages show the new ratings from the commit on; the most visited ones rendered first.
+    pagecache.bump_on_commit(warm=True)
     logger.info("replayed %s events, %s games, %s changes: %s", len(events), games_count, replay.summary.changes, clock)
     return replay.summary
 

@@ -26,7 +26,9 @@ from ratings.models import RatingList, System
 from tests.sitewide.pages import url_patterns
 
 # The patterns served since the switch to django-ninja (tests/api/test_schema.py checks them).
-NEW_PATTERNS = {"api:openapi-json", "api:openapi-view"}
+# Endpoints added after the switch are tested where they are made (api:gcr: tests/ratings/test_gcr_filter.py;
+# api:accuracy: tests/ratings/accuracy/).
+NEW_PATTERNS = {"api:openapi-json", "api:openapi-view", "api:gcr", "api:accuracy"}
 # Headers whose value belongs to one answer, not to what the API answers.
 VOLATILE_HEADERS = {"content-length", "date", "set-cookie", "expires", "last-modified"}
 # The clock of the rate limit's windows: 7 s into a window of a minute (1_000_020 = 16667 × 60).

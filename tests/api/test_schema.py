@@ -24,11 +24,19 @@ class OpenApiTestCase(BaseTestCase):
         schema = self.schema()
         assert schema["openapi"].startswith("3.")
         paths = schema["paths"]
-        assert set(paths) == {"/api/lists/{system}/", "/api/players/{federation_id}/", "/api/tournaments/{pk}/"}
+        assert set(paths) == {
+            "/api/lists/{system}/",
+            "/api/players/{federation_id}/",
+            "/api/tournaments/{pk}/",
+            "/api/gcr/",
+            "/api/systems/accuracy/",
+        }
         answers = {
+            "/api/gcr/": {"200": "GcrAnswer", "400": "Errors", "429": "TooManyRequests"},
             "/api/lists/{system}/": {"200": "RatingList", "400": "Errors", "404": "Errors", "429": "TooManyRequests"},
             "/api/players/{federation_id}/": {"200": "Player", "429": "TooManyRequests"},
             "/api/tournaments/{pk}/": {"200": "Tournament", "429": "TooManyRequests"},
+            "/api/systems/accuracy/": {"200": "Accuracy", "429": "TooManyRequests"},
         }
         for path, by_status in answers.items():
             operation = paths[path]["get"]
@@ -50,6 +58,20 @@ class OpenApiTestCase(BaseTestCase):
             "month",
             "page",
         } == (filters)
+        gcr_filters = {p["name"] for p in paths["/api/gcr/"]["get"]["parameters"] if p["in"] == "query"}
+        assert gcr_filters == {
+            "tournament",
+            "since",
+            "until",
+            "days",
+            "club",
+            "region",
+            "age_group",
+            "born_from",
+            "born_until",
+            "kind",
+            "rated",
+        }
         components = schema["components"]["schemas"]
         assert components["ListRow"]["properties"]["last_played"]["anyOf"][0] == {"format": "date", "type": "string"}
         assert "birth_date" not in components["Player"]["required"]

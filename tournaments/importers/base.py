@@ -281,6 +281,8 @@ class ParsedFile:
     games: list[ParsedGame] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     notes: list[Text] = field(default_factory=list)  # facts about the format worth telling the arbiter
+    # The tie-breaks in the file's order (codes of tournaments.tiebreaks.rules.NAMES), where it names them.
+    tiebreaks: list[str] = field(default_factory=list)
     # Where the header fields stand ("name" -> the line or row of the tournament's name), and the
     # column of each player field in tables (spreadsheet letters, TRF ranges): for messages.
     places: dict[str, Place] = field(default_factory=dict)

@@ -194,6 +194,7 @@ def _read_vega(document, file_name: str) -> ParsedFile:
         raise refusal(TOO_LARGE, Place(file_name), "too_large")
     parsed = chessresults.parse([grid], file_name, "html")
     parsed.view = parsed.view or "starting-rank crosstable"
+    parsed.tiebreaks = vega.tiebreak_order(document)
     for row, rnd, number, other in lost_by_both:
         parsed.warn(
             DOUBLE_LOSS, Place(file_name, row=row, detail=at_round(rnd)), "double_loss", number=number, other=other

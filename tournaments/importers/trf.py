@@ -30,6 +30,7 @@ from tournaments.importers.base import (
 from tournaments.importers.dates import ORDER_NAMES, UNKNOWN, has_two_digit_year, parse_date, read_file_dates
 from tournaments.importers.naming import split_name, warn_guessed
 from tournaments.importers.pairing import Cell, build_games, check_unique_start_numbers, drop_bye_placeholders
+from tournaments.tiebreaks import codes as tiebreak_codes
 
 LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 PLAYED_CODES = set("10=+-WDL")
@@ -125,6 +126,8 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
         elif code == "240":
             parsed.view = "TRF26"
             _bye_record(parsed, line, place, byes)
+        elif code == "202":  # TRF26: the tie-breaks in order (tournaments/tiebreaks/codes.py)
+            parsed.tiebreaks = tiebreak_codes.from_trf(value)[0]
         elif code in ("062", "072", "082"):
             parsed.details[code] = value
         elif NATIONAL_RECORD.fullmatch(code):
@@ -137,6 +140,9 @@ def parse(data: bytes, file_name: str) -> ParsedFile:
     if teams26:
         _teams26(parsed, teams26, byes)
         byes = []
+        parsed.tiebreaks = []  # the teams' tie-breaks, not the players'
+    elif teams:
+        parsed.tiebreaks = []
     warn_guessed(parsed, guessed)
     parsed.rounds = max(rounds_seen, declared_rounds or 0, max(parsed.round_dates, default=0))
     _apply_byes(parsed, byes, cells)

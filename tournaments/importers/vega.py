@@ -219,6 +219,40 @@ def crosstable_columns(table) -> tuple[dict[str, int], list[tuple[int, int]]]:
     return columns, rounds
 
 
+# Vega's tie-break headings and the C.07 codes (tournaments.tiebreaks.rules.NAMES) they stand for.
+TIEBREAK_HEADINGS = {
+    "bh": "BH",
+    "bh-c1": "BH-C1",
+    "bh-c2": "BH-C2",
+    "bh-m1": "BH-M1",
+    "mbh": "BH-M1",
+    "sb": "SB",
+    "ps": "PS",
+    "cum": "PS",
+    "de": "DE",
+    "win": "WIN",
+    "won": "WON",
+    "bpg": "BPG",
+    "bwg": "BWG",
+    "ks": "KS",
+    "aro": "ARO",
+    "tpr": "TPR",
+    "perf": "TPR",
+}
+
+
+def tiebreak_order(document) -> list[str]:
+    """The tie-breaks the crosstable prints after the points, in their order (BH, BH-C1, SB, ...)."""
+    table = _first(document, "//table[.//div[@class='res']]")
+    header = _first(table, ".//tr[th]") if table is not None else None
+    codes = []
+    for cell in header.xpath("th|td") if header is not None else []:
+        code = TIEBREAK_HEADINGS.get(_text(cell).strip().lower())
+        if code and code not in codes:
+            codes.append(code)
+    return codes
+
+
 def has_headings(document) -> bool:
     """The crosstable's headings name the player and at least one round."""
     table = _first(document, "//table[.//div[@class='res']]")

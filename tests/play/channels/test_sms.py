@@ -215,6 +215,23 @@ class TestWebhook:
         assert client.get(URL).status_code == 405
 
 
+@pytest.mark.django_db
+def test_it_replies_to_the_number_the_move_came_from_without_looking_it_up(client, game):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert post(client, received("1. e4")).status_code == 200
+    rows = Transmission.objects.filter(game=game, direction="out").order_by("pk")
+    assert {(row.party, row.channel, row.address) for row in rows} == {
+        ("white", "sms", WHITE_PHONE),
+        ("black", "sms", BLACK_PHONE),
+    }
+    # One look-up for the sender (who is he?) and one for his opponent's number; none for his own.
+    lookups = [q["sql"] for q in captured.captured_queries if 'FROM "play_channeladdress"' in q["sql"]]
+    assert len(lookups) == 2, lookups
+
+
 def white_sms_rows(game):
     return Transmission.objects.filter(game=game, direction="out", channel="sms", player=game.white)
 

@@ -1,0 +1,1 @@
+"""Benchmarks of GCR computed on request (the GCR filter page and /api/gcr/)."""

@@ -1,0 +1,1 @@
+"""Speed of the tie-breaks (tournaments/tiebreaks/rules.py)."""

@@ -1,0 +1,110 @@
+"""Every benchmark starts and runs its own code path at a tiny size: a benchmark that cannot start
+fails here, not on the day someone measures (issue 28: `make bench-load` stopped before measuring
+anything and nobody knew).
+
+The contract, for every module under benchmarks/ that can be run (`if __name__ == "__main__"`):
+
+    python -m benchmarks.<module> --smoke
+
+runs the same code as the real measurement at a tiny size, in seconds; it uses the DATABASE_URL
+it is given (a migrated database; this test gives each module its own copy of one migrated SQLite
+file; no CACHE_URL or CELERY_BROKER_URL: tasks run eagerly, the cache is local); it exits 0 when
+everything ran and non-zero when anything failed. It writes nothing under benchmarks/results/.
+A new benchmark is found here by itself: without --smoke it fails this test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARKS = ROOT / "benchmarks"
+SECONDS = 120  # the most one smoke run may take before it counts as hung
+
+# Benchmarks that do not honour --smoke yet (they start gunicorn, Celery workers or several
+# PostgreSQL databases of their own): each still runs here and must fail with argparse's
+# "unrecognized arguments" until it gets its smoke mode; strict, so the day one passes the
+# entry has to go.
+PENDING = {
+    "benchmarks.channels": "gunicorn + a Celery worker on PostgreSQL/Redis",
+    "benchmarks.pipeline": "gunicorn + a Celery worker on PostgreSQL/Redis",
+    "benchmarks.play_engine": "the Stockfish binary",
+    "benchmarks.play_engine_load": "Celery workers and Stockfish on PostgreSQL/Redis",
+    "benchmarks.play_move": "PostgreSQL (TRUNCATE of the mobile-chess tables)",
+    "benchmarks.play_sweep": "PostgreSQL (EXPLAIN, ANALYZE)",
+    "benchmarks.play_throughput": "Celery workers on PostgreSQL/Redis",
+    "benchmarks.profile": "py-spy and PostgreSQL",
+    "benchmarks.scale": "Celery workers on PostgreSQL/Redis",
+    "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis",
+    "benchmarks.operations.backup": "pg_dump on PostgreSQL",
+}
+
+
+def runnable() -> list[str]:
+    """Every module of benchmarks/ that can be run, as `python -m` names it."""
+    found = []
+    for path in sorted(BENCHMARKS.rglob("*.py")):
+        if '__name__ == "__main__"' in path.read_text(encoding="utf-8"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found.append(".".join(parts))
+    return found
+
+
+def cases():
+    for name in runnable():
+        marks = [pytest.mark.xfail(strict=True, reason=f"no --smoke yet: {PENDING[name]}")] if name in PENDING else []
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """One SQLite database migrated once; each benchmark gets a copy (a migration takes seconds)."""
+    path = tmp_path_factory.mktemp("smoke") / "template.sqlite3"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": f"sqlite:///{path}"}
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True, capture_output=True)  # noqa: S603
+    return path
+
+
+def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
+    found = set(runnable())
+    assert {"benchmarks.engines", "benchmarks.load", "benchmarks.operations.fide_list"} <= found
+    assert set(PENDING) <= found, f"PENDING names modules that are gone: {set(PENDING) - found}"
+
+
+@pytest.mark.parametrize("module", list(cases()))
+def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path):
+    database = tmp_path / "db.sqlite3"
+    shutil.copyfile(migrated_sqlite, database)
+    # Nothing of the test run's own: its Redis cache and broker stay out of the smoke runs (the tasks
+    # run eagerly, the cache is the process's or, for bench-load, files of its own).
+    outside = {name: value for name, value in os.environ.items() if name not in ("CACHE_URL", "CELERY_BROKER_URL")}
+    env = {
+        **outside,
+        "DJANGO_SETTINGS_MODULE": "federation.settings",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+    began = time.monotonic()
+    result = subprocess.run(  # noqa: S603  (this interpreter, a module of the repository)
+        [sys.executable, "-m", module, "--smoke"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+    )
+    took = time.monotonic() - began
+    assert result.returncode == 0, (
+        f"python -m {module} --smoke exited {result.returncode} after {took:.1f} s:\n"
+        f"{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    )
+    assert result.stdout.strip(), f"python -m {module} --smoke printed nothing"

@@ -1,0 +1,1 @@
+"""Tie-breaks of the FIDE Tie-Break Regulations (C.07): the pure rules, and the report's use of them."""
