@@ -36,6 +36,8 @@ def shoot_tiebreaks(browser, report: str) -> None:
         )
         page.screenshot(path=OUT / name)
         page.context.close()
+
+
 def shoot_gcr_filter(browser) -> None:
     """The GCR filter page (ratings.gcrquery) on a 390 px phone, English and Russian: the games of
     the last two years over the board, the filters folded above the list."""
@@ -45,6 +47,8 @@ def shoot_gcr_filter(browser) -> None:
         phone.click("#filters summary")  # folded, as a visitor folds them to read the list
         phone.screenshot(path=OUT / name)
         phone.context.close()
+
+
 def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
     """Which system predicts best, on a 390 px phone in English and in Russian (the whole page)."""
     for locale, name in (("en-GB", "accuracy-phone.png"), ("ru-RU", "accuracy-phone-ru.png")):
