@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load profile worker engine-worker beat messages clean bench-gcr bench-accuracy
+.PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load bench-whatif profile worker engine-worker beat messages clean bench-gcr bench-accuracy
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,10 +65,17 @@ bench-fide: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.operations.fide_list | tee benchmarks/results/fide-list.md
 
+# The what-if calculator's response time (target < 200 ms), as a ratio to a yardstick of the same run
+# (BENCH_DATABASE_URL, default a temporary SQLite file). About a minute.
+bench-whatif: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.whatif.calculator | tee benchmarks/results/whatif.md
+
 # Every C.07 tie-break and the standings of a 500-player, 11-round Swiss, as a ratio to the crosstable.
 bench-tiebreaks: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.tiebreaks.swiss | tee benchmarks/results/tiebreaks.md
+
 # Which system predicts best (issue 27.2) over a generated, rated federation on PostgreSQL
 # (BENCH_DATABASE_URL, BENCH_CACHE_URL): the figures computed cold, the page and the API cached.
 bench-accuracy: $(VENV)/.runtime

@@ -36,6 +36,8 @@ def shoot_tiebreaks(browser, report: str) -> None:
         )
         page.screenshot(path=OUT / name)
         page.context.close()
+
+
 def shoot_gcr_filter(browser) -> None:
     """The GCR filter page (ratings.gcrquery) on a 390 px phone, English and Russian: the games of
     the last two years over the board, the filters folded above the list."""
@@ -45,6 +47,8 @@ def shoot_gcr_filter(browser) -> None:
         phone.click("#filters summary")  # folded, as a visitor folds them to read the list
         phone.screenshot(path=OUT / name)
         phone.context.close()
+
+
 def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
     """Which system predicts best, on a 390 px phone in English and in Russian (the whole page)."""
     for locale, name in (("en-GB", "accuracy-phone.png"), ("ru-RU", "accuracy-phone-ru.png")):
@@ -96,10 +100,37 @@ def main() -> None:
         phone.screenshot(path=OUT / "rating-list-phone.png")
         phone.goto(f"{BASE}{report}")
         phone.screenshot(path=OUT / "tournament-report-phone.png")
+        shoot_whatif(browser)
+        shoot_prediction(desk)
         shoot_tiebreaks(browser, report)
         shoot_gcr_filter(browser)
         shoot_accuracy(browser)
         browser.close()
+
+
+def shoot_whatif(browser, base: str = BASE) -> None:
+    """The what-if calculator on a 390 px phone, in English and Russian, with a calculated result
+    (a provisional player by rating against opponents by rating: needs no particular player)."""
+    query = "rating=1450&provisional=on&games=4&birth_year=2012&opponents=1600+1%0D%0A1500+0.5%0D%0A1700+0"
+    for locale, name in (("en-GB", "whatif-phone.png"), ("ru-RU", "whatif-phone-ru.png")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{base}/ratings/whatif/?{query}")
+        page.locator("#whatif-results").scroll_into_view_if_needed()
+        page.screenshot(path=OUT / name, full_page=True)
+        context.close()
+
+
+def shoot_prediction(page, base: str = BASE) -> None:
+    """The upload preview's "If confirmed now" section (an arbiter logged in on `page`)."""
+    page.goto(f"{base}/arbiter/upload/")
+    example = Path(__file__).resolve().parents[1] / "examples" / "karl-mala-2005.trf"
+    page.set_input_files("input[type=file]", str(example))
+    page.click("main form button[type=submit]")
+    page.wait_for_selector("#prediction")
+    box = page.locator("#prediction").bounding_box()  # its head and first rows: a long file is long
+    clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 700)}
+    page.screenshot(path=OUT / "preview-prediction.png", full_page=True, clip=clip)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ urlpatterns = [
     path("players/", include((players_patterns, player_urls.app_name))),
     path("tournaments/", include("tournaments.urls")),
     path("arbiter/", include("tournaments.arbiter_urls")),
+    path("ratings/whatif/", include("ratings.whatif.urls")),
     path("ratings/gcr/filter/", include("ratings.gcrquery.urls")),
     path("ratings/", include("ratings.urls")),
     path("play/", include("play.urls")),

@@ -23,7 +23,7 @@ from tournaments.arbiters.permissions import can_manage_upload, can_name_co_arbi
 from tournaments.importers import bundles
 from tournaments.importers.base import ResultFileError, shown
 from tournaments.models import Tournament, Upload
-from tournaments.uploads import worker
+from tournaments.uploads import prediction, worker
 
 
 def _arbiter_required(request):
@@ -66,6 +66,23 @@ def _own_upload(request, pk: int) -> Upload:
         # Another arbiter's upload does not exist as far as this one can tell.
         raise Http404("No such upload")
     return upload
+
+
+def _prediction(upload: Upload, form, details) -> dict:
+    """What-if: the ratings if confirmed now, with the details the arbiter gave (or the file's)."""
+    if details is None:
+        initial = {name: form[name].value() for name in ("mchess_weight", "fide_rated")}
+        details = services.details_from_file(
+            upload.preview["file"], mchess_weight=_int_or_none(initial["mchess_weight"]), fide_rated=False
+        )
+    return prediction.preview_rows(upload.preview, details)
+
+
+def _int_or_none(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 @login_required
@@ -133,6 +150,7 @@ def preview(request, pk: int):
         "form": form,
         "errors": errors,
         "duplicates": duplicates,
+        "prediction": _prediction(upload, form, details) if form.is_results else None,
         **selectors.preview_context(upload.preview),
     }
     status = 400 if request.method == "POST" else 200

@@ -1,21 +1,28 @@
 """Import result files without a browser: the arbiter's flow for a federation's history.
 
-    python manage.py import_results FILE [FILE ...] --arbiter USERNAME [--fide-rated] [--confirm]
+    python manage.py import_results FILE [FILE ...] --arbiter USERNAME [--fide-rated] [--confirm] [--json]
 
 Swiss Perfect's three files of one tournament (.trn, .sco, .ini with one name) are read together.
 
 Without --confirm each file's preview is printed and nothing is saved. With it, exact
 matches are accepted, new players are created, and any ambiguity or error stops that
 file with its message (the other files go on). The exit status is 1 if any file stopped.
+
+With --json (and no --confirm) the preview is printed as JSON with its prediction: each player's
+rating in each system if the tournament were confirmed now and rated after every rated event,
+`{"predicted": {"<federation id>": {"orr": R, "mchess": R, "playchess": R}}}` (new players as
+"new:<start number>"; R as the lists would show it, null where the player has no rating).
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from players.matching import AMBIGUOUS, MATCHED, NEW, shown_match
 from tournaments import services
@@ -23,6 +30,7 @@ from tournaments.arbiters.permissions import is_arbiter
 from tournaments.importers import bundles
 from tournaments.importers.base import PLAYER_LIST, ResultFileError
 from tournaments.models import Tournament
+from tournaments.uploads.prediction import predicted_lists, preview_prediction
 
 
 class Command(BaseCommand):
@@ -33,6 +41,9 @@ class Command(BaseCommand):
         parser.add_argument("--arbiter", required=True, help="username of the chief arbiter of the tournaments")
         parser.add_argument("--fide-rated", action="store_true", help="the tournaments are FIDE-rated")
         parser.add_argument("--confirm", action="store_true", help="save the tournaments (default: preview only)")
+        parser.add_argument(
+            "--json", action="store_true", help="print the preview as JSON with the predicted ratings (no --confirm)"
+        )
         parser.add_argument("--start-date", type=datetime.date.fromisoformat, help="when the file has no dates")
         parser.add_argument("--end-date", type=datetime.date.fromisoformat)
         parser.add_argument(
@@ -40,6 +51,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, files, arbiter, fide_rated, confirm, start_date, end_date, time_control, **options):
+        self.as_json = options.get("json", False)
+        if self.as_json and confirm:
+            raise CommandError("--json prints a preview: use it without --confirm")
         try:
             user = get_user_model().objects.get(username=arbiter)
         except get_user_model().DoesNotExist:
@@ -76,7 +90,10 @@ class Command(BaseCommand):
     def _one(self, name: str, data: bytes, user, fide_rated, confirm, start_date, end_date, time_control) -> None:
         if not confirm:
             preview = services.preview_build(file_name=name, data=data, user=user)
-            self._print(name, preview.parsed, preview.matches)
+            if self.as_json:
+                self._print_json(name, preview, fide_rated, start_date, end_date, time_control)
+            else:
+                self._print(name, preview.parsed, preview.matches)
             return
         upload = services.upload_create(user=user, file_name=name, data=data)
         try:
@@ -117,6 +134,28 @@ class Command(BaseCommand):
                 f"{tournament.participants.count()} players, {tournament.games.count()} games"
             )
         )
+
+    def _print_json(self, name, preview, fide_rated, start_date, end_date, time_control) -> None:
+        stored = preview.as_dict()
+        details = services.details_from_file(
+            stored["file"],
+            name=stored["file"]["name"] or name,
+            start_date=start_date,
+            end_date=end_date or start_date,
+            time_control=time_control,
+            fide_rated=fide_rated,
+        )
+        if details.start_date is None:  # no dates anywhere: rated as of today
+            details.start_date = details.end_date = timezone.localdate()
+        prediction, keys = preview_prediction(stored, details)
+        shown = {
+            "file": name,
+            "tournament": details.name,
+            "start_date": details.start_date.isoformat(),
+            "end_date": details.end_date.isoformat(),
+            "predicted": predicted_lists(prediction, keys),
+        }
+        self.stdout.write(json.dumps(shown, ensure_ascii=False, indent=1))
 
     def _print(self, name, parsed, matches) -> None:
         counts = {

@@ -1,0 +1,1 @@
+"""What-if: the rating changes a tournament would cause, computed by the real rating code, written nowhere."""
