@@ -1,18 +1,23 @@
 """Screenshots of every page type, from a running demo site (make run), for docs/screenshots/.
 
-    .venv/bin/python docs/take_screenshots.py [http://127.0.0.1:8000] [--only gcr-filter]
+    .venv/bin/python docs/take_screenshots.py [http://127.0.0.1:8000]
+    .venv/bin/python docs/take_screenshots.py [BASE] --only gcr-filter|accuracy|whatif
+    .venv/bin/python docs/take_screenshots.py [BASE] --only tiebreaks --report /tournaments/ID/
 
 Needs Debian's chromium and an arbiter account `shot` / `shot-password-123` for the preview.
 """
 
-import sys
+import argparse
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-POSITIONAL = [arg for arg in sys.argv[1:] if not arg.startswith("--") and arg != "gcr-filter"]
-BASE = POSITIONAL[0] if POSITIONAL else "http://127.0.0.1:8000"
-ONLY_GCR_FILTER = "--only" in sys.argv
+_parser = argparse.ArgumentParser(description="Screenshots of the site's pages for docs/screenshots/.")
+_parser.add_argument("base", nargs="?", default="http://127.0.0.1:8000")
+_parser.add_argument("--only", choices=["gcr-filter", "accuracy", "whatif", "tiebreaks"])
+_parser.add_argument("--report", help="the tournament report's path, for --only tiebreaks")
+OPTIONS = _parser.parse_args()
+BASE = OPTIONS.base.rstrip("/")
 OUT = Path(__file__).resolve().parent / "screenshots"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
@@ -62,8 +67,14 @@ def shoot_accuracy(browser, base: str = BASE, out: Path = OUT) -> None:
 def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-        if ONLY_GCR_FILTER:
-            shoot_gcr_filter(browser)
+        if OPTIONS.only:
+            only = {
+                "gcr-filter": lambda: shoot_gcr_filter(browser),
+                "accuracy": lambda: shoot_accuracy(browser),
+                "whatif": lambda: shoot_whatif(browser),
+                "tiebreaks": lambda: shoot_tiebreaks(browser, OPTIONS.report or "/tournaments/1/"),
+            }
+            only[OPTIONS.only]()
             browser.close()
             return
         desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
@@ -134,10 +145,4 @@ def shoot_prediction(page, base: str = BASE) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[2] == "tiebreaks":  # take_screenshots.py BASE tiebreaks /tournaments/ID/
-        with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-            shoot_tiebreaks(chromium, sys.argv[3])
-            chromium.close()
-    else:
-        main()
+    main()
