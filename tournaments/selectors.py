@@ -5,6 +5,7 @@ from decimal import Decimal
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
+from ratings.lines import calculation_lines, hundredths, stored_game_lines
 from tournaments.models import Game, Tournament, Upload
 from tournaments.tiebreaks import labels, rules
 
@@ -99,9 +100,6 @@ def tournament_report(*, tournament: Tournament) -> dict:
     }
 
 
-RESULT_TEXT = {2: "1", 1: "½", 0: "0"}
-
-
 def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
     """One player's rating calculation in a tournament, game by game, in every system it was rated
     in: what the report's summary rows come from. Four queries whatever the number of games."""
@@ -134,59 +132,10 @@ def player_calculation(*, tournament: Tournament, player_id: int) -> dict:
         "playchess_lines": playchess,
         "complete": complete,
         "orr_totals": {
-            "pd": _hundredths(sum(line[4] for line in orr_lines)),
-            "dr": _hundredths(sum(50 * line[3] - line[4] for line in orr_lines)),
+            "pd": hundredths(sum(line[4] for line in orr_lines)),
+            "dr": hundredths(sum(50 * line[3] - line[4] for line in orr_lines)),
         },
     }
-
-
-SCORE_TEXT = {2: "1", 1: "0.5", 0: "0"}
-
-
-def stored_game_lines(change) -> list | None:
-    """A rating change's game lines as stored (arrays in the engine's field order), or None for a
-    tournament rated before they were kept that way (objects then)."""
-    lines = change.details.get("games") or []
-    return lines if all(isinstance(line, list) for line in lines) else None
-
-
-def calculation_lines(system: str, lines: list, opponent) -> list[dict]:
-    """A rating change's stored game lines (details["games"], arrays in the engine's field order)
-    as named values; `opponent(player_id)` says how to show an opponent (None: no opponent)."""
-    from ratings.engines.mchess import lrp_text
-    from ratings.models import System
-
-    def game(rnd, other, rating, hp) -> dict:
-        return {
-            "round": rnd,
-            "opponent": opponent(other),
-            "opponent_rating": rating,
-            "result": RESULT_TEXT.get(hp, hp),
-            "score": SCORE_TEXT.get(hp, hp),
-        }
-
-    if system == System.ORR:
-        return [
-            {
-                **game(rnd, other, rating, hp),
-                "pd": _hundredths(pd),
-                "dr": _hundredths(50 * hp - pd),
-                "earlier": bool(rest and rest[0]),
-            }
-            for rnd, other, rating, hp, pd, *rest in lines
-        ]
-    if system == System.MCHESS:
-        return [
-            {**game(rnd, other, rating, hp), "rating_before": before, "lrp": lrp_text(before - rating), "delta": delta}
-            for rnd, other, before, rating, hp, delta in lines
-        ]
-    return [game(rnd, other, rating, hp) for rnd, other, rating, hp, *_ in lines]
-
-
-def _hundredths(cents: int) -> str:
-    """12 -> "0.12", -5 -> "-0.05": exact, from integer hundredths."""
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 def arbiter_tournaments(*, user) -> QuerySet[Tournament]:

@@ -19,7 +19,7 @@ def test_it_serves_the_calculator_at_its_url():
 def test_it_rates_a_player_given_by_rating_as_the_mchess_engine_does(client):
     response = client.get(URL, {"rating": 1800, "opponents": "1800 1\n2000 0.5", "weight": 250, "day": "2026-06-01"})
     assert response.status_code == 200
-    results = dict(response.context["results"])
+    results = {result["name"]: result["change"] for result in response.context["results"]}
     expected = mchess.rate_tournament(
         {-1: 1800, -2: 1800, -3: 2000}, [Game(1, -1, -2, "1-0"), Game(2, -1, -3, "1/2-1/2")], weight=250
     )[-1]
@@ -27,6 +27,9 @@ def test_it_rates_a_player_given_by_rating_as_the_mchess_engine_does(client):
     assert results["Mchess"].after > 1800
     assert results["Mchess"].details["W"] == 250
     assert results["ORR"].after > 1800 and results["ORR"].games == 2
+    # The engine's game tuples are shown as a table of games, never as raw tuples.
+    page = response.content.decode()
+    assert 'id="whatif-mchess-games"' in page and "[(" not in page
 
 
 def test_it_rates_a_newcomer_by_id_with_a_provisional_rating_and_writes_nothing(client, django_assert_max_num_queries):
@@ -40,9 +43,14 @@ def test_it_rates_a_newcomer_by_id_with_a_provisional_rating_and_writes_nothing(
     text = "\n".join(f"#{p.federation_id} {s}" for p, s in zip(opponents, ("1", "1", "0.5"), strict=True))
     with django_assert_max_num_queries(12):
         response = client.get(URL, {"player": newcomer.federation_id, "opponents": text, "day": "2026-06-01"})
-    orr = dict(response.context["results"])["ORR"]
+    orr = next(result["change"] for result in response.context["results"] if result["name"] == "ORR")
     assert orr.before is None and orr.after is not None and orr.provisional_after
     assert f"{orr.after}*" in response.content.decode()
+    # The games as the report's calculation shows them: each opponent by name, his rating, the result.
+    lines = next(result["lines"] for result in response.context["results"] if result["name"] == "ORR")
+    assert [(line["opponent"], line["opponent_rating"], line["result"]) for line in lines] == [
+        (str(p), r, t) for p, r, t in zip(opponents, (1500, 1600, 1700), ("1", "1", "½"), strict=True)
+    ]
     assert RatingChange.objects.count() == 0 and PlayerRating.objects.count() == 3
 
 
