@@ -489,6 +489,15 @@ def run_requests(*, worker: str = "") -> Summary | None:
                 if dated:
                     sources.tournaments().requeue_failed(None if None in dated else min(dated))
                 summary = replay_from(key)
+            # Done in the run's own transaction: the requests read done exactly when the results are
+            # visible (the page warming after the commit takes seconds; a request must not read
+            # "running" over rated tournaments meanwhile).
+            now = timezone.now()
+            RatingRequest.objects.filter(run_token=token, state=RatingRequest.State.RUNNING).update(
+                state=RatingRequest.State.DONE, finished_at=now, heartbeat_at=now, error=""
+            )
+            if keys:
+                _close_superseded(min(keys), now)
     except Exception as exc:
         _run_failed(token, claimed, exc)
         raise_transient = isinstance(exc, ChildFailed) or (isinstance(exc, DatabaseError) and _is_transient(exc))
@@ -498,12 +507,6 @@ def run_requests(*, worker: str = "") -> Summary | None:
     finally:
         if beat is not None:
             beat.stop()
-    now = timezone.now()
-    RatingRequest.objects.filter(run_token=token, state=RatingRequest.State.RUNNING).update(
-        state=RatingRequest.State.DONE, finished_at=now, heartbeat_at=now, error=""
-    )
-    if keys:
-        _close_superseded(min(keys), now)
     logger.info("rating requests %s done by %s", [r.pk for r in claimed], worker or "this process")
     return summary
 
