@@ -3,6 +3,7 @@ the games that pass, whatever the filter; bad parameters are named; answers are 
 next GCR recomputation."""
 
 import datetime
+import itertools
 
 import pytest
 from django.core.cache import cache
@@ -210,10 +211,13 @@ def test_it_takes_an_age_group_as_the_lists_count_it(client, federation):
     assert narrower["games"] == _alone(GcrQuery(born_from=year - 11, rated_only=False))["games"]
 
 
+_CODES = itertools.count(1)
+
+
 def _mobile(white, black, day, result="1-0", *, plies=20):
     finished = datetime.datetime(day.year, day.month, day.day, 12, 0, tzinfo=datetime.UTC)
     return MobileGame.objects.create(
-        code=f"GCR{white.pk}-{black.pk}-{day.isoformat()}-{plies}",
+        code=f"GCR-{next(_CODES)}",  # 24 characters at most, whatever the ids a long suite has reached
         white=white,
         black=black,
         start=finished - datetime.timedelta(hours=2),
