@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -37,13 +38,22 @@ PENDING = {
     "benchmarks.pipeline": "gunicorn + a Celery worker on PostgreSQL/Redis",
     "benchmarks.play_engine": "the Stockfish binary",
     "benchmarks.play_engine_load": "Celery workers and Stockfish on PostgreSQL/Redis",
-    "benchmarks.play_move": "PostgreSQL (TRUNCATE of the mobile-chess tables)",
-    "benchmarks.play_sweep": "PostgreSQL (EXPLAIN, ANALYZE)",
     "benchmarks.play_throughput": "Celery workers on PostgreSQL/Redis",
     "benchmarks.profile": "py-spy and PostgreSQL",
     "benchmarks.scale": "Celery workers on PostgreSQL/Redis",
     "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis",
     "benchmarks.operations.backup": "pg_dump on PostgreSQL",
+}
+
+
+# Benchmarks whose smoke mode needs PostgreSQL and Redis, as their real runs do: when the test run
+# itself is on PostgreSQL + Redis (DATABASE_URL, CELERY_BROKER_URL, CACHE_URL: CI), each gets a
+# fresh PostgreSQL database of its own (a copy of one migrated once) and the test process's own Redis
+# databases as BENCH_DATABASE_URL / BENCH_BROKER_URL / BENCH_CACHE_URL; without them it is skipped,
+# and under CI=true it fails.
+SERVICES = {
+    "benchmarks.play_move",
+    "benchmarks.play_sweep",
 }
 
 
@@ -63,6 +73,76 @@ def cases():
         yield pytest.param(name, marks=marks, id=name)
 
 
+def _missing_services() -> str | None:
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        return "needs PostgreSQL (DATABASE_URL), as the benchmark's real run does"
+    for name in ("CELERY_BROKER_URL", "CACHE_URL"):
+        if not os.environ.get(name, "").startswith("redis"):
+            return f"needs Redis ({name}), as the benchmark's real run does"
+    return None
+
+
+def _server(url: str) -> str:
+    return url.rsplit("/", 1)[0] + "/postgres"
+
+
+def _drop(server: str, name: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres():
+    """One PostgreSQL database migrated once for the run (dropped after it); each benchmark that
+    needs PostgreSQL gets its own copy (CREATE DATABASE ... TEMPLATE)."""
+    import psycopg
+    from psycopg import sql
+
+    server = _server(os.environ["DATABASE_URL"])
+    name = f"federation_smoke_{uuid.uuid4().hex[:10]}_t"
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        url = server.rsplit("/", 1)[0] + "/" + name
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": url}
+        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True, capture_output=True)  # noqa: S603
+        yield server, name
+    finally:
+        _drop(server, name)
+
+
+@pytest.fixture
+def services(request, tmp_path) -> dict:
+    """BENCH_* variables for a benchmark that needs PostgreSQL and Redis: a fresh database of its own
+    and the test process's Redis databases (already this xdist worker's own, federation/settings_test)."""
+    missing = _missing_services()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {missing}")
+        pytest.skip(missing)
+    import psycopg
+    from psycopg import sql
+
+    server, template = request.getfixturevalue("migrated_postgres")
+    name = f"federation_smoke_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+        )
+    try:
+        yield {
+            "BENCH_DATABASE_URL": server.rsplit("/", 1)[0] + "/" + name,
+            "BENCH_BROKER_URL": os.environ["CELERY_BROKER_URL"],
+            "BENCH_CACHE_URL": os.environ["CACHE_URL"],
+        }
+    finally:
+        _drop(server, name)
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """One SQLite database migrated once; each benchmark gets a copy (a migration takes seconds)."""
@@ -77,10 +157,13 @@ def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
     found = set(runnable())
     assert {"benchmarks.engines", "benchmarks.load", "benchmarks.operations.fide_list"} <= found
     assert set(PENDING) <= found, f"PENDING names modules that are gone: {set(PENDING) - found}"
+    assert found >= SERVICES, f"SERVICES names modules that are gone: {SERVICES - found}"
+    assert not SERVICES & set(PENDING), f"both pending and given services: {SERVICES & set(PENDING)}"
 
 
 @pytest.mark.parametrize("module", list(cases()))
-def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path):
+def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path, request):
+    bench = request.getfixturevalue("services") if module in SERVICES else {}
     database = tmp_path / "db.sqlite3"
     shutil.copyfile(migrated_sqlite, database)
     # Nothing of the test run's own: its Redis cache and broker stay out of the smoke runs (the tasks
@@ -92,6 +175,7 @@ def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path)
         "DATABASE_URL": f"sqlite:///{database}",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
+        **bench,
     }
     began = time.monotonic()
     result = subprocess.run(  # noqa: S603  (this interpreter, a module of the repository)
