@@ -39,7 +39,6 @@ PENDING = {
     "benchmarks.profile": "py-spy and PostgreSQL",
     "benchmarks.scale": "Celery workers on PostgreSQL/Redis",
     "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis",
-    "benchmarks.operations.backup": "pg_dump on PostgreSQL",
 }
 
 
@@ -49,6 +48,7 @@ PENDING = {
 # databases as BENCH_DATABASE_URL / BENCH_BROKER_URL / BENCH_CACHE_URL; without them it is skipped,
 # and under CI=true it fails.
 SERVICES = {
+    "benchmarks.operations.backup",
     "benchmarks.channels",
     "benchmarks.pipeline",
     "benchmarks.play_move",
