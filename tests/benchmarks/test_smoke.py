@@ -34,7 +34,6 @@ SECONDS = 120  # the most one smoke run may take before it counts as hung
 # "unrecognized arguments" until it gets its smoke mode; strict, so the day one passes the
 # entry has to go.
 PENDING = {
-    "benchmarks.play_engine": "the Stockfish binary",
     "benchmarks.play_engine_load": "Celery workers and Stockfish on PostgreSQL/Redis",
     "benchmarks.profile": "py-spy and PostgreSQL",
     "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis",
