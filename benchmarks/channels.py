@@ -1,7 +1,7 @@
 """SMS through the real worker path: an inbound webhook to its reply handed to the gateway, and the
 outbox draining 1,000 queued SMS, on PostgreSQL + Redis.
 
-    python -m benchmarks.channels [--rates 200,10] [--seconds 10] [--drain-rows 1000] [--workers 2]
+    python -m benchmarks.channels [--rates 200,10] [--seconds 10] [--drain-rows 1000] [--workers 2] [--smoke]
 
 The gateway is the test suite's fake "SMS Gateway for Android" (tests/fakes/sms_gateway.py), a
 real HTTP server in this process; it notes the moment each SMS reaches it. Messages go out through
@@ -27,6 +27,11 @@ as many delivery tasks with nothing to send, and one with a row, timed until tha
 Targets (issue 15): webhook to reply under 100 ms p95 at 200 webhooks/s; the outbox drains 1,000
 messages in under 5 s. Issue 28: 200 webhooks/s sustained at a reply p95 under 250 ms; 1,000 SMS
 queued as messages queue them drained in under 5 s.
+
+`--smoke` (tests/benchmarks/test_smoke.py): the same path at a tiny size: one gunicorn process,
+a worker with one child, 4 webhooks in 1 s from 2 threads, 10 rows for each drain; the logs go to
+a temporary directory, not benchmarks/results/; it exits non-zero unless every webhook got its
+reply and every drain sent every row.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -323,7 +329,13 @@ def main(argv=None) -> int:
     parser.add_argument("--drain-rows", type=int, default=1000)
     parser.add_argument("--wait", type=float, default=120, help="seconds to wait for the replies or the drain")
     parser.add_argument("--skip-webhooks", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    logs, pause = RESULTS, 5  # pause: the worker's queue empty before the next rate
+    if args.smoke:
+        args.rates, args.seconds, args.clients, args.workers = "4", 1, 2, 1
+        args.concurrency, args.drain_rows, args.wait = 1, 10, 60
+        logs, pause = Path(tempfile.mkdtemp()), 1
 
     gateway = TimedGateway()
     os.environ.update(
@@ -345,20 +357,20 @@ def main(argv=None) -> int:
     make_games(count)
     made = time.perf_counter() - made
 
-    log_path = RESULTS / "channels-worker.log"
+    log_path = logs / "channels-worker.log"
     worker = pipeline.start_worker(env, log_path, env["CELERY_TASK_DEFAULT_QUEUE"], concurrency=args.concurrency)
     pipeline.wait_for_worker(worker, log_path)
     results = []
     try:
         if not args.skip_webhooks:
             port = free_port()
-            server = start_gunicorn(env, port, args.workers, RESULTS / "channels-gunicorn.log")
+            server = start_gunicorn(env, port, args.workers, logs / "channels-gunicorn.log")
             try:
                 first = 0
                 for rate, part in zip(rates, counts, strict=True):
                     results.append(webhooks(port, gateway, first, part, rate, args.clients, args.wait))
                     first += part
-                    time.sleep(5)  # the worker's queue empty before the next rate
+                    time.sleep(pause)
             finally:
                 stop(server)
         batched = drain(gateway, args.drain_rows, mode="service", wait=args.wait)
@@ -370,6 +382,11 @@ def main(argv=None) -> int:
         purge_queue()
         gateway.fake.stop()
 
+    if args.smoke:
+        short = [r for r in results if not r["sent"] or r["replied"] != r["sent"]]
+        short += [p for p in (batched, queued, swept) if p["sent"] != args.drain_rows]
+        if short:
+            raise SystemExit(f"smoke: replies or rows missing: {short}")
     print(f"# SMS through the real worker path ({machine_line()})")
     print()
     print(

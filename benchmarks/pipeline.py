@@ -1,10 +1,12 @@
 """Upload of a 300-player tournament to its published report, through Redis and a real worker.
 
-    python -m benchmarks.pipeline [--players 300] [--rounds 9] [--runs 3]
+    python -m benchmarks.pipeline [--players 300] [--rounds 9] [--runs 3] [--smoke]
 
 Uses PostgreSQL and Redis: DATABASE_URL and CELERY_BROKER_URL when set, otherwise the local
 services at 127.0.0.1 with a database of its own (federation_bench, created and migrated).
-A Celery worker is started for the run and stopped after it. Target: under 5 s.
+A Celery worker is started for the run and stopped after it. Target: under 5 s. `--smoke`
+(tests/benchmarks/test_smoke.py): the same path for one 12-player, 3-round tournament; the
+worker's log goes to a temporary directory, not benchmarks/results/.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -185,14 +188,18 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.players, args.rounds, args.runs = 12, 3, 1
 
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     env = environment(queue)
     os.environ.update(env)
     create_database(env["DATABASE_URL"])
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    log_path = ROOT / "benchmarks" / "results" / "pipeline-worker.log"
+    results = Path(tempfile.mkdtemp()) if args.smoke else ROOT / "benchmarks" / "results"
+    log_path = results / "pipeline-worker.log"
     worker = start_worker(env, log_path, queue)
     try:
         sys.path.insert(0, str(ROOT))

@@ -1,11 +1,12 @@
 """The engine's reply time at each computer level, engine time only (the level's think time is
 added on top before the move is sent).
 
-    python -m benchmarks.play_engine [--positions 40] [--seed 1]
+    python -m benchmarks.play_engine [--positions 40] [--seed 1] [--smoke]
 
 One engine process (as on the engine worker), reused for every search; positions from random
 legal games of 10 to 60 plies (fixed seed). The ladder is the one the migration ships. Targets
-(issue 17): p95 under 2 s at the strongest level, under 0.5 s at the weakest.
+(issue 17): p95 under 2 s at the strongest level, under 0.5 s at the weakest. `--smoke`
+(tests/benchmarks/test_smoke.py): every level of the ladder on 2 positions.
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--path", default=DEFAULT_PATH)
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.positions = 2
     fens = positions(args.positions, args.seed)
     engine = Engine(EngineConfig(path=args.path, timeout=10))
     load_before = os.getloadavg()

@@ -2,7 +2,7 @@
 computers' replies are, with one engine worker (`make engine-worker`: queue "engine", one slot)
 beside the rating worker on this machine.
 
-    python -m benchmarks.play_engine_load [--games 20] [--tournaments 1000] [--rounds 3] [--think keep|min]
+    python -m benchmarks.play_engine_load [--games 20] [--tournaments 1000] [--rounds 3] [--think keep|min] [--smoke]
 
 The federation is generated as benchmarks.scale does (about 100 games a tournament: 1,000
 tournaments are about 100,000 games, the issue's size). Each round re-rates the whole history
@@ -19,6 +19,11 @@ person's move minus the think time; p50 / p95 by level), the load average before
 
 Uses BENCH_DATABASE_URL (default: a federation_engine_load database on the local server) and
 BENCH_BROKER_URL (default: Redis database 6).
+
+`--smoke` (tests/benchmarks/test_smoke.py): the same path at a tiny size: 200 players, 3
+tournaments, one round with 2 games, `--think min` and a 5 s warm-up; the workers' logs go to a
+temporary directory and no report is written under benchmarks/results/ (it is printed); it exits
+non-zero unless the engine worker's replies arrived.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
+from pathlib import Path
 
 from benchmarks.pipeline import ROOT, create_database, environment, start_worker, stop_worker
 
@@ -174,7 +181,13 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think", choices=["keep", "min"], default="keep")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds of play before each loaded run")
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    logs = RESULTS
+    if args.smoke:
+        args.games, args.players, args.tournaments, args.rounds, args.warmup = 2, 200, 3, 1, 5.0
+        args.think = "min"  # 3 s think times: the engine worker replies within the short warm-up
+        logs = Path(tempfile.mkdtemp())
 
     os.environ.setdefault("BENCH_DATABASE_URL", DEFAULT_DB)
     queue = f"bench-engine-load-{uuid.uuid4().hex[:8]}"
@@ -203,7 +216,7 @@ def main(argv=None) -> int:
     games_count = Game.objects.count()
     people = players(args.games * args.rounds)
     load_before = os.getloadavg()
-    rating_log, engine_log = RESULTS / "play-engine-load-rating.log", RESULTS / "play-engine-load-engine.log"
+    rating_log, engine_log = logs / "play-engine-load-rating.log", logs / "play-engine-load-engine.log"
     rating_worker = start_worker(env, rating_log, queue)
     engines = engine_worker(env, engine_log)
     baseline, loaded, moves, finished, all_games = [], [], [], [], []
@@ -234,6 +247,8 @@ def main(argv=None) -> int:
     load_after = os.getloadavg()
     if args.think == "min":
         computer_levels_restore()
+    if args.smoke and not any(late.values()):
+        raise SystemExit(f"smoke: no computer reply arrived ({moves} person moves)")
 
     slowdown = statistics.median(loaded) / statistics.median(baseline) - 1
     mode = "think times kept" if args.think == "keep" else f"every think time {THINK_SECONDS[0]} s: a stress case"
@@ -268,7 +283,8 @@ def main(argv=None) -> int:
     text = "\n".join(lines) + "\n"
     print(text)
     name = "play-engine-load.md" if args.think == "keep" else "play-engine-load-stress.md"
-    (RESULTS / name).write_text(text)
+    if not args.smoke:
+        (RESULTS / name).write_text(text)
     return 0
 
 

@@ -1,13 +1,14 @@
 """A move message applied and its two outbound messages committed, on PostgreSQL + Redis.
 
-    python -m benchmarks.play_move [--games 100] [--plies 20]
+    python -m benchmarks.play_move [--games 100] [--plies 20] [--smoke]
 
 `play.services.message_receive` (console channel) is timed around the call: the game's row
 locked and read, the message parsed and checked, the clock and the board advanced, the snapshot
 written, the inbound row and the two outbound rows (acknowledgement, move) inserted, the commit,
 and the delivery task queued on Redis after it. 100 games x 20 plies = 2,000 moves, the games
 interleaved; random legal moves that do not end the game. No worker runs: the queued deliveries
-are dropped at the end. Target (issue 14): p95 < 20 ms.
+are dropped at the end. Target (issue 14): p95 < 20 ms. `--smoke`: the same path over 2 games x
+3 plies (tests/benchmarks/test_smoke.py); it prints the same report and writes no file.
 """
 
 from __future__ import annotations
@@ -52,7 +53,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--plies", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.games, args.plies = 2, 3  # the SQL of one message is captured at the third ply
     setup()
     import chess
     from django.db import connection

@@ -1,6 +1,6 @@
 """200 messages a second sustained over 10,000 open games, with the real worker delivering.
 
-    python -m benchmarks.play_throughput [--games 10000] [--rate 200] [--processes 4] [--seconds 30]
+    python -m benchmarks.play_throughput [--games 10000] [--rate 200] [--processes 4] [--seconds 30] [--smoke]
 
 10,000 open games are made in bulk (20,000 players, one game each, both players on the console
 channel). Then `--processes` processes send move messages through `message_receive` for
@@ -14,6 +14,11 @@ A Celery worker (prefork, `--concurrency` children) delivers every message's two
 its console channel prints each message to its log file. After the sending stops the outbox is
 watched until it drains (every outbound row `sent`). The floor is measured in the same run first
 (`--floor-seconds`: the same processes writing the same rows by plain psycopg, unpaced).
+
+`--smoke` (tests/benchmarks/test_smoke.py): the same path at a tiny size: 20 games, one sending
+process at 10 messages/s for 2 s after a floor of 1 s, a worker with one child; the worker's log
+goes to a temporary directory, not benchmarks/results/; it exits non-zero unless messages were
+sent and the outbox drained with none failed.
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ import os
 import random
 import signal
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from benchmarks import pipeline
 from benchmarks.play_common import (
@@ -117,10 +124,10 @@ def _drive(index: int, processes: int, rate: float, seconds: float, began: float
     return index, latencies, service, late, time.perf_counter() - began
 
 
-def send(processes: int, rate: float, seconds: float, *, floor: bool = False) -> list[tuple]:
+def send(processes: int, rate: float, seconds: float, *, floor: bool = False, startup: float = 15) -> list[tuple]:
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
-    began = time.perf_counter() + 15  # time for the spawned processes to set Django up
+    began = time.perf_counter() + startup  # time for the spawned processes to set Django up
     senders = [
         context.Process(target=drive, args=(i, processes, rate, seconds, began, results, floor))
         for i in range(processes)
@@ -145,7 +152,12 @@ def main(argv=None) -> int:
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's prefork children")
     parser.add_argument("--floor-seconds", type=float, default=10, help="seconds of the floor's run")
     parser.add_argument("--drain", type=float, default=300, help="seconds to wait for the outbox to drain")
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
+    startup = 15.0  # seconds for the spawned senders to set Django up before the schedule starts
+    if args.smoke:
+        args.games, args.rate, args.processes, args.seconds = 20, 10, 1, 2
+        args.concurrency, args.floor_seconds, args.drain, startup = 1, 1, 60, 8
     env = setup()
 
     from benchmarks.pipeline import wait_for_worker
@@ -162,15 +174,15 @@ def main(argv=None) -> int:
         prefix="T",
     )
     made = time.perf_counter() - made
-    log_path = RESULTS / "play-throughput-worker.log"
+    log_path = (Path(tempfile.mkdtemp()) if args.smoke else RESULTS) / "play-throughput-worker.log"
     worker = pipeline.start_worker(env, log_path, env["CELERY_TASK_DEFAULT_QUEUE"], concurrency=args.concurrency)
     try:
         wait_for_worker(worker, log_path)
         # The floor first, in the same run: the same processes writing each message's rows by
         # plain psycopg (benchmarks/play_common.message_floor) as fast as they can.
-        floor_parts = send(args.processes, 1e6, args.floor_seconds, floor=True)
+        floor_parts = send(args.processes, 1e6, args.floor_seconds, floor=True, startup=startup)
         Transmission.objects.all().delete()
-        parts = send(args.processes, args.rate, args.seconds)
+        parts = send(args.processes, args.rate, args.seconds, startup=startup)
         stopped = time.perf_counter()
         outbound = Transmission.objects.filter(direction="out")
         pending_at_stop = outbound.filter(delivery="pending").count()
@@ -188,6 +200,8 @@ def main(argv=None) -> int:
     service = [v for part in parts for v in part[2]]
     late = sum(part[3] for part in parts)
     elapsed = max(part[4] for part in parts)
+    if args.smoke and not (service and counts["sent"] and counts["pending"] == counts["failed"] == 0):
+        raise SystemExit(f"smoke: {len(service)} messages sent, outbox {counts}")
     achieved = len(service) / elapsed
     p95 = percentile(latencies, 95)
     print(f"# Messages sustained over {args.games:,} open games ({machine_line()})")

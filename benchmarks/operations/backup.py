@@ -1,13 +1,14 @@
 """Backup and restore of a large federation, as an operator meets them.
 
-    python -m benchmarks.operations.backup [--players 100000] [--tournaments 10000]
+    python -m benchmarks.operations.backup [--players 100000] [--tournaments 10000] [--smoke]
 
 Uses BENCH_DATABASE_URL (default: a federation_backup_bench database on the local server, generated
 and rated by `generate_federation --rate` when it has no tournaments yet; kept for the next run).
 Measures `manage.py backup` (time, size), `manage.py restore` into a new empty database
 <name>_restored (created, then dropped), `manage.py rerate` there, and checks that the ORR, Mchess
 and PlayChess lists of the restored and re-rated database equal the original's. No target is set in
-the issue: the numbers go into docs/operators/backups.md.
+the issue: the numbers go into docs/operators/backups.md. `--smoke` (tests/benchmarks/test_smoke.py):
+the same steps for a federation of 200 players and 5 tournaments.
 """
 
 from __future__ import annotations
@@ -69,7 +70,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--tournaments", type=int, default=10_000)
+    parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     options = parser.parse_args()
+    if options.smoke:
+        options.players, options.tournaments = 200, 5
     url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     name = urlsplit(url).path.lstrip("/")
     restored_name = f"{name}_restored"
@@ -77,9 +81,10 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="federation-backup-bench-"))
 
     if not tournaments(url):
-        with admin(url) as server:
-            server.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-            server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        if not options.smoke:  # smoke: the test's own fresh database, already migrated (a no-op below)
+            with admin(url) as server:
+                server.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+                server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         manage("migrate", "-v0", url=url, folder=work / "site")
         seconds, _ = manage(
             "generate_federation",

@@ -6,11 +6,21 @@ The contract, for every module under benchmarks/ that can be run (`if __name__ =
 
     python -m benchmarks.<module> --smoke
 
-runs the same code as the real measurement at a tiny size, in seconds; it uses the DATABASE_URL
-it is given (a migrated database; this test gives each module its own copy of one migrated SQLite
-file; no CACHE_URL or CELERY_BROKER_URL: tasks run eagerly, the cache is local); it exits 0 when
-everything ran and non-zero when anything failed. It writes nothing under benchmarks/results/.
-A new benchmark is found here by itself: without --smoke it fails this test.
+runs the same code as the real measurement at a tiny size, in seconds; it exits 0 when everything
+ran and non-zero when anything failed. It writes nothing under benchmarks/results/ (worker and
+server logs go to a temporary directory). A new benchmark is found here by itself: without --smoke
+it fails this test.
+
+Two kinds of module:
+- most get the DATABASE_URL of their own copy of one migrated SQLite file and no CACHE_URL or
+  CELERY_BROKER_URL (tasks run eagerly, the cache is local);
+- those in SERVICES need PostgreSQL and Redis as their real runs do (Celery workers, gunicorn,
+  pg_dump, EXPLAIN): when the test run itself is on PostgreSQL + Redis (CI), each gets a fresh
+  PostgreSQL database of its own as BENCH_DATABASE_URL (CREATE DATABASE ... TEMPLATE of one
+  migrated once for the session; both dropped afterwards; scale, backup and profile generate a tiny
+  federation in it) and the test process's Redis databases as BENCH_BROKER_URL / BENCH_CACHE_URL
+  (already this pytest-xdist worker's own: federation/settings_test.py). On a SQLite-only run they
+  are skipped with the reason; under CI=true a missing service fails them.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -28,22 +39,31 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
 SECONDS = 120  # the most one smoke run may take before it counts as hung
 
-# Benchmarks that do not honour --smoke yet (they start gunicorn, Celery workers or several
-# PostgreSQL databases of their own): each still runs here and must fail with argparse's
-# "unrecognized arguments" until it gets its smoke mode; strict, so the day one passes the
-# entry has to go.
+# Benchmarks that do not honour --smoke yet: each still runs here and must fail with argparse's
+# "unrecognized arguments" until it gets its smoke mode; strict, so the day one passes the entry
+# has to go.
 PENDING = {
-    "benchmarks.channels": "gunicorn + a Celery worker on PostgreSQL/Redis",
-    "benchmarks.pipeline": "gunicorn + a Celery worker on PostgreSQL/Redis",
-    "benchmarks.play_engine": "the Stockfish binary",
-    "benchmarks.play_engine_load": "Celery workers and Stockfish on PostgreSQL/Redis",
-    "benchmarks.play_move": "PostgreSQL (TRUNCATE of the mobile-chess tables)",
-    "benchmarks.play_sweep": "PostgreSQL (EXPLAIN, ANALYZE)",
-    "benchmarks.play_throughput": "Celery workers on PostgreSQL/Redis",
-    "benchmarks.profile": "py-spy and PostgreSQL",
-    "benchmarks.scale": "Celery workers on PostgreSQL/Redis",
-    "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis",
-    "benchmarks.operations.backup": "pg_dump on PostgreSQL",
+    # Its reduced run (five hosts' processes, a killed worker host) is already a test of its own,
+    # tests/operations/test_multihost.py, about a minute: a second run here would double that.
+    "benchmarks.multihost.layout": "five hosts' processes on PostgreSQL/Redis (see tests/operations/test_multihost.py)",
+}
+
+
+# Benchmarks whose smoke mode needs PostgreSQL and Redis, as their real runs do: when the test run
+# itself is on PostgreSQL + Redis (DATABASE_URL, CELERY_BROKER_URL, CACHE_URL: CI), each gets a
+# fresh PostgreSQL database of its own (a copy of one migrated once) and the test process's own Redis
+# databases as BENCH_DATABASE_URL / BENCH_BROKER_URL / BENCH_CACHE_URL; without them it is skipped,
+# and under CI=true it fails.
+SERVICES = {
+    "benchmarks.channels",
+    "benchmarks.operations.backup",
+    "benchmarks.pipeline",
+    "benchmarks.play_engine_load",
+    "benchmarks.play_move",
+    "benchmarks.play_sweep",
+    "benchmarks.play_throughput",
+    "benchmarks.profile",
+    "benchmarks.scale",
 }
 
 
@@ -63,6 +83,76 @@ def cases():
         yield pytest.param(name, marks=marks, id=name)
 
 
+def _missing_services() -> str | None:
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        return "needs PostgreSQL (DATABASE_URL), as the benchmark's real run does"
+    for name in ("CELERY_BROKER_URL", "CACHE_URL"):
+        if not os.environ.get(name, "").startswith("redis"):
+            return f"needs Redis ({name}), as the benchmark's real run does"
+    return None
+
+
+def _server(url: str) -> str:
+    return url.rsplit("/", 1)[0] + "/postgres"
+
+
+def _drop(server: str, name: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres():
+    """One PostgreSQL database migrated once for the run (dropped after it); each benchmark that
+    needs PostgreSQL gets its own copy (CREATE DATABASE ... TEMPLATE)."""
+    import psycopg
+    from psycopg import sql
+
+    server = _server(os.environ["DATABASE_URL"])
+    name = f"federation_smoke_{uuid.uuid4().hex[:10]}_t"
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        url = server.rsplit("/", 1)[0] + "/" + name
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": url}
+        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True, capture_output=True)  # noqa: S603
+        yield server, name
+    finally:
+        _drop(server, name)
+
+
+@pytest.fixture
+def services(request, tmp_path) -> dict:
+    """BENCH_* variables for a benchmark that needs PostgreSQL and Redis: a fresh database of its own
+    and the test process's Redis databases (already this xdist worker's own, federation/settings_test)."""
+    missing = _missing_services()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {missing}")
+        pytest.skip(missing)
+    import psycopg
+    from psycopg import sql
+
+    server, template = request.getfixturevalue("migrated_postgres")
+    name = f"federation_smoke_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+        )
+    try:
+        yield {
+            "BENCH_DATABASE_URL": server.rsplit("/", 1)[0] + "/" + name,
+            "BENCH_BROKER_URL": os.environ["CELERY_BROKER_URL"],
+            "BENCH_CACHE_URL": os.environ["CACHE_URL"],
+        }
+    finally:
+        _drop(server, name)
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """One SQLite database migrated once; each benchmark gets a copy (a migration takes seconds)."""
@@ -77,10 +167,13 @@ def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
     found = set(runnable())
     assert {"benchmarks.engines", "benchmarks.load", "benchmarks.operations.fide_list"} <= found
     assert set(PENDING) <= found, f"PENDING names modules that are gone: {set(PENDING) - found}"
+    assert found >= SERVICES, f"SERVICES names modules that are gone: {SERVICES - found}"
+    assert not SERVICES & set(PENDING), f"both pending and given services: {SERVICES & set(PENDING)}"
 
 
 @pytest.mark.parametrize("module", list(cases()))
-def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path):
+def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path, request):
+    bench = request.getfixturevalue("services") if module in SERVICES else {}
     database = tmp_path / "db.sqlite3"
     shutil.copyfile(migrated_sqlite, database)
     # Nothing of the test run's own: its Redis cache and broker stay out of the smoke runs (the tasks
@@ -92,6 +185,7 @@ def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path)
         "DATABASE_URL": f"sqlite:///{database}",
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
+        **bench,
     }
     began = time.monotonic()
     result = subprocess.run(  # noqa: S603  (this interpreter, a module of the repository)
