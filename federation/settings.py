@@ -351,6 +351,9 @@ RATING_SOURCES = ["tournaments.timeline.TournamentSource", "play.timeline.Mobile
 PAGE_CACHE_STAMP = "ratings.selectors.ratings_version"
 # What a rating run renders into the cache before visitors see its data (toolkit/pagecache.py).
 PAGE_CACHE_WARM = "tournaments.public.warming.most_visited_pages"
+# Asked before each warmed page: true when a newer rating run waits, so the warming stops and the
+# worker goes on to it (its own warming follows).
+PAGE_CACHE_WARM_STOP = "ratings.selectors.rating_run_waiting"
 # GCR is recomputed once after a burst of rating runs: this long after the last one.
 GCR_DEBOUNCE_SECONDS = env_int("GCR_DEBOUNCE_SECONDS", 10, minimum=0)
 # For failure drills only: a rating run pauses this long inside its transaction (default 0).

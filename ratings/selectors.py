@@ -522,3 +522,8 @@ def tournament_run(*, tournament) -> RatingRequest | None:
         .order_by("-created_at", "-id")[:20]
     )
     return min(rows, key=lambda r: order[r.state], default=None)
+
+
+def rating_run_waiting() -> bool:
+    """A rating request waits to be run (the page warming gives way to it)."""
+    return RatingRequest.objects.filter(state=RatingRequest.State.PENDING).exists()

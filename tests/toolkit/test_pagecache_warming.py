@@ -128,3 +128,36 @@ class WarmingInARequestTestCase(BaseTestCase):
 
 def home_only():
     return ["/"]
+
+
+ASKED = []
+
+
+def waiting_after_one_page() -> bool:
+    """A newer run starts waiting once the first page is warm."""
+    ASKED.append(True)
+    return len(ASKED) > 1
+
+
+@override_settings(PAGE_CACHE_SECONDS=3600, SITE_URL="http://testserver")
+class GivingWayTestCase(BaseTestCase):
+    @override_settings(PAGE_CACHE_WARM_STOP="tests.toolkit.test_pagecache_warming.waiting_after_one_page")
+    def test_it_stops_warming_when_a_newer_run_waits_and_still_switches_to_the_new_data(self):
+        ASKED.clear()
+        before = pagecache.version()
+        pagecache.warm_and_bump()
+        warming = pagecache.last_warming()
+        assert warming["stopped"] is True
+        assert warming["pages"] == 2  # the first page in both languages, then it gave way
+        assert pagecache.version() != before
+
+    def test_it_knows_when_a_rating_run_waits(self):
+        from ratings.models import RatingRequest
+        from ratings.selectors import rating_run_waiting
+
+        assert not rating_run_waiting()
+        request = RatingRequest.objects.create(reason=RatingRequest.Reason.ADMIN, since=datetime.date(2025, 1, 1))
+        assert request.state == RatingRequest.State.PENDING
+        assert rating_run_waiting()
+        RatingRequest.objects.filter(pk=request.pk).update(state=RatingRequest.State.RUNNING)
+        assert not rating_run_waiting()
