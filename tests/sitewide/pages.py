@@ -218,7 +218,12 @@ def visible_pages(fed, urls: dict[str, list[str]]) -> dict[str, dict[tuple[str, 
                 response = client.get(url, follow=True)
                 to_login = bool(response.redirect_chain) and response.redirect_chain[-1][0].startswith(login)
                 if response.status_code == SHOWN_WITH.get(name, 200) and not to_login:
-                    shown[persona][(name, url)] = _main_digest(response.content.decode())
+                    html = response.content.decode()
+                    shown[persona][(name, url)] = _main_digest(html)
+                    if response["Content-Type"].startswith("text/html"):
+                        title = re.search(r"<title>(.*?)</title>", html, re.S)
+                        # A block left open in a template swallows the page into its <title>.
+                        assert title is None or "<" not in title.group(1), f"{url}: markup in its <title>"
         # A page that logs a visitor in (a confirmation link) would make every later page his.
         assert (user is None) == ("_auth_user_id" not in client.session), f"{persona} changed accounts"
     return shown
