@@ -21,21 +21,14 @@ from players.models import Player
 from ratings.engines import accuracy
 from ratings.engines.accuracy import Observation
 from ratings.engines.playchess import ESTABLISHED_GAMES
+from ratings.filters import AGE_GROUPS
 from ratings.models import PlayerRating, RatingChange, System
 from ratings.timeline import sources
 from ratings.timeline.keys import zone
 from toolkit import pagecache
 
-AGE_LABELS = [
-    ("u8", _("Under 8")),
-    ("u10", _("Under 10")),
-    ("u12", _("Under 12")),
-    ("u14", _("Under 14")),
-    ("u16", _("Under 16")),
-    ("u18", _("Under 18")),
-    ("adults", _("Adults")),
-    ("unknown", _("Birth date unknown")),
-]
+# The lists' age groups, and the players whose birth date the federation does not know.
+AGE_LABELS = [*AGE_GROUPS, ("unknown", _("Birth date unknown"))]
 CACHE_PREFIX = "accuracy"
 CACHE_SECONDS = 24 * 3600  # the data version moves with every run long before this
 # GCR has no provisional status: a player is a GCR newcomer before his 10th game counted (in

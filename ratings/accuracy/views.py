@@ -5,7 +5,7 @@ from ratings.accuracy.chart import calibration_chart
 from ratings.models import System
 from toolkit.pagecache import cache_public_page
 
-AGE_ORDER = ["u8", "u10", "u12", "u14", "u16", "u18", "adults", "unknown"]
+AGE_ORDER = [key for key, _label in selectors.AGE_LABELS]
 
 
 def _by(systems: list[dict], part: str, order) -> list[dict]:
