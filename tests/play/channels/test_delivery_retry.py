@@ -3,62 +3,16 @@ exponential backoff (2, 4, 8... seconds, at most 10 minutes), and the messages t
 out in the order they were written, whatever failed in between."""
 
 import datetime
-import io
 
 import pytest
 
-from play import services, tasks
+from play import tasks
 from play.channels import outbox
 from play.models import Transmission
-from tests.players.factories import PlayerFactory
+from tests.play.channels.flaky import FAILURES, SENT, move, pending_rows
 
 UTC = datetime.UTC
-SENT: list[tuple[str, str]] = []
-FAILURES = {"left": 0}
-
-
-class Flaky:
-    """A channel whose gateway refuses the next FAILURES["left"] messages, then takes them."""
-
-    def send(self, row):
-        from play.channels import TransientFailure
-
-        if FAILURES["left"] > 0:
-            FAILURES["left"] -= 1
-            raise TransientFailure("gateway answered 503")
-        SENT.append((row.address, row.text))
-
-
-@pytest.fixture(autouse=True)
-def flaky(settings):
-    settings.PLAY_CONSOLE_STREAM = io.StringIO()
-    settings.PLAY_CHANNEL_BACKENDS = {
-        **settings.PLAY_CHANNEL_BACKENDS,
-        "console": "tests.play.channels.test_delivery_retry.Flaky",
-    }
-    SENT.clear()
-    FAILURES["left"] = 0
-    yield
-    FAILURES["left"] = 0
-
-
-@pytest.fixture
-def game(db):
-    white, black = PlayerFactory(), PlayerFactory()
-    start = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
-    game = services.game_create(white=white, black=black, start=start)
-    type(game).objects.filter(pk=game.pk).update(white_channel="console", black_channel="console")
-    game.refresh_from_db()
-    return game
-
-
-def move(game, color: str, text: str, minutes: int) -> list[int]:
-    """A move written with its replies still pending (as before the task runs): their ids."""
-    player = game.white if color == "white" else game.black
-    at = datetime.datetime(2026, 5, 1, 10, minutes, tzinfo=UTC)
-    receipt = services.message_receive(channel="console", sender=str(player.federation_id), text=text, arrival=at)
-    assert receipt.applied == "move", receipt
-    return [row.pk for row in receipt.replies if row.delivery == "pending"]
+pytestmark = pytest.mark.usefixtures("flaky_channel")
 
 
 @pytest.mark.parametrize(
@@ -143,28 +97,6 @@ def test_it_retries_in_the_task_until_the_gateway_takes_the_message(game):
     assert [row.delivery for row in rows] == ["sent"] * len(rows)
     assert sum(row.attempts for row in rows) == len(rows) + 2  # two refusals, then each row once
     assert len(SENT) == len(rows)
-
-
-def pending_rows(game, count: int, *, minutes_ago: int = 5) -> list[int]:
-    """`count` pending console rows to White, written `minutes_ago` (a queue that was down)."""
-    from django.utils import timezone
-
-    at = timezone.now() - datetime.timedelta(minutes=minutes_ago)
-    rows = [
-        Transmission(
-            game=game,
-            direction="out",
-            channel="console",
-            party="white",
-            address=str(game.white.federation_id),
-            kind="move",
-            text=f"#{game.code} message {i}",
-            at=at,
-            delivery="pending",
-        )
-        for i in range(count)
-    ]
-    return [row.pk for row in Transmission.objects.bulk_create(rows)]
 
 
 @pytest.mark.django_db

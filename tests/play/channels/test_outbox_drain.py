@@ -4,44 +4,20 @@ in order, and leaves the rows behind a failing one to that row's retries, so ord
 the backoff both hold. A broker or a cache that is down loses nothing."""
 
 import datetime
-import io
 from unittest import mock
 
 import pytest
 from django.core.cache import cache
 
-from play import services, tasks
+from play import tasks
 from play.channels import drain, outbox
 from play.models import Transmission
-from tests.play.channels.test_delivery_retry import FAILURES, SENT, move, pending_rows
-from tests.players.factories import PlayerFactory
+from tests.play.channels.flaky import FAILURES, SENT, move, pending_rows
 
 UTC = datetime.UTC
 
 
-@pytest.fixture(autouse=True)
-def flaky(settings):
-    settings.PLAY_CONSOLE_STREAM = io.StringIO()
-    settings.PLAY_CHANNEL_BACKENDS = {
-        **settings.PLAY_CHANNEL_BACKENDS,
-        "console": "tests.play.channels.test_delivery_retry.Flaky",
-    }
-    SENT.clear()
-    FAILURES["left"] = 0
-    cache.delete(drain.DRAIN_FLAG)
-    yield
-    FAILURES["left"] = 0
-    cache.delete(drain.DRAIN_FLAG)
-
-
-@pytest.fixture
-def game(db):
-    white, black = PlayerFactory(), PlayerFactory()
-    start = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
-    game = services.game_create(white=white, black=black, start=start)
-    type(game).objects.filter(pk=game.pk).update(white_channel="console", black_channel="console")
-    game.refresh_from_db()
-    return game
+pytestmark = pytest.mark.usefixtures("flaky_channel")
 
 
 def states(ids):
