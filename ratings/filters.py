@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players import selectors as player_selectors
 from players.models import Club, Player, Region
+from ratings.engines import agegroups
 from toolkit.bidi import isolate
 from toolkit.filtering import StrictFilterSet
 
@@ -31,11 +32,11 @@ AGE_GROUPS = [
 
 
 def age_group_bounds(group: str, year: int) -> Q:
-    """Q on player__birth_date for an age group of `year`: U8 are born on 1 January of year - 8 or later."""
-    if group == "adults":
-        return Q(player__birth_date__lt=datetime.date(year - 18, 1, 1))
-    limit = int(group[1:])
-    return Q(player__birth_date__gte=datetime.date(year - limit, 1, 1))
+    """Q on player__birth_date for an age group of `year` (the rule: ratings.engines.agegroups)."""
+    first, last = agegroups.birth_years(group, year)
+    if first is None:
+        return Q(player__birth_date__lt=datetime.date(last + 1, 1, 1))
+    return Q(player__birth_date__gte=datetime.date(first, 1, 1))
 
 
 class FastSelect(forms.Select):

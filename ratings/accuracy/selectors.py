@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Player
-from ratings.engines import accuracy
+from ratings.engines import accuracy, agegroups
 from ratings.engines.accuracy import Observation
 from ratings.engines.playchess import ESTABLISHED_GAMES
 from ratings.filters import AGE_GROUPS
@@ -28,7 +28,7 @@ from ratings.timeline.keys import zone
 from toolkit import pagecache
 
 # The lists' age groups, and the players whose birth date the federation does not know.
-AGE_LABELS = [*AGE_GROUPS, ("unknown", _("Birth date unknown"))]
+AGE_LABELS = [*AGE_GROUPS, (agegroups.UNKNOWN, _("Birth date unknown"))]
 CACHE_PREFIX = "accuracy"
 CACHE_SECONDS = 24 * 3600  # the data version moves with every run long before this
 # GCR has no provisional status: a player is a GCR newcomer before his 10th game counted (in
@@ -123,7 +123,7 @@ def observations(system: str, births: dict | None = None) -> list[Observation]:
         if day is None:
             continue  # an event no longer on the timeline (its changes go at the next run)
         newcomer = before is None or provisional
-        group = accuracy.age_group(births.get(player), day.year)
+        group = agegroups.age_group(births.get(player), day.year)
         for line in games or ():
             seen = read(row, line)
             if seen is not None:
@@ -158,7 +158,7 @@ def gcr_observations(births: dict | None = None) -> list[Observation]:
             for player, e, score in ((white, expected, half_points / 2), (black, 1 - expected, 1 - half_points / 2)):
                 newcomer = played[player] < GCR_NEWCOMER_GAMES
                 out.append(
-                    new(Observation, (e, score, newcomer, accuracy.age_group(births.get(player), end.year), end.year))
+                    new(Observation, (e, score, newcomer, agegroups.age_group(births.get(player), end.year), end.year))
                 )
         for _end, white, black, _hp in same_day:
             played[white] += 1

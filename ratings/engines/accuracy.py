@@ -169,17 +169,3 @@ def summarize(observations: Iterable[Observation]) -> dict:
         "age_groups": {group: tally.figures() for group, tally in ages.items()},
         "years": {year: years[year].figures() for year in sorted(years)},
     }
-
-
-AGE_LIMITS = (8, 10, 12, 14, 16, 18)
-
-
-def age_group(birth_date, year: int) -> str:
-    """The youngest group a player belongs to in `year`, as the lists' filter counts it: under N
-    when born on 1 January of year - N or later; "adults" otherwise; "unknown" without a birth date."""
-    if birth_date is None:
-        return "unknown"
-    for limit in AGE_LIMITS:
-        if birth_date.year >= year - limit:
-            return f"u{limit}"
-    return "adults"

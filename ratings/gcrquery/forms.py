@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Club, Region
+from ratings.engines import agegroups
 from ratings.filters import AGE_GROUPS, BIRTH_YEARS, FastSelect
 from ratings.gcrquery.query import BOARD, COMPUTER, MOBILE, GcrQuery, since_of
 from toolkit.bidi import isolate
@@ -18,13 +19,8 @@ MAX_TOURNAMENTS = 50
 
 
 def born_in(group: str, year: int) -> tuple[int | None, int | None]:
-    """The birth years of an age group in `year`, as the lists count them (ratings.filters):
-    U8 are born in year - 8 or later; adults before year - 18."""
-    if not group:
-        return None, None
-    if group == "adults":
-        return None, year - 19
-    return year - int(group[1:]), None
+    """The birth years of an age group in `year` (ratings.engines.agegroups); no group: no bounds."""
+    return agegroups.birth_years(group, year) if group else (None, None)
 
 
 class ListInput(forms.TextInput):

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from ratings.engines import accuracy
+from ratings.engines import accuracy, agegroups
 from ratings.engines.accuracy import Observation
 
 
@@ -122,8 +122,32 @@ def test_it_reports_no_figure_for_an_empty_group():
 def test_it_puts_a_player_in_his_youngest_age_group_of_the_games_year():
     d = datetime.date
     # As the lists' filter: under 8 in 2025 when born in 2017 or later.
-    assert accuracy.age_group(d(2017, 1, 1), 2025) == "u8"
-    assert accuracy.age_group(d(2016, 12, 31), 2025) == "u10"
-    assert accuracy.age_group(d(2007, 6, 1), 2025) == "u18"
-    assert accuracy.age_group(d(2006, 12, 31), 2025) == "adults"
-    assert accuracy.age_group(None, 2025) == "unknown"
+    assert agegroups.age_group(d(2017, 1, 1), 2025) == "u8"
+    assert agegroups.age_group(d(2016, 12, 31), 2025) == "u10"
+    assert agegroups.age_group(d(2007, 6, 1), 2025) == "u18"
+    assert agegroups.age_group(d(2006, 12, 31), 2025) == "adults"
+    assert agegroups.age_group(None, 2025) == "unknown"
+
+
+def test_it_gives_each_group_the_birth_years_the_youngest_group_rule_puts_in_it():
+    # One rule, three readers (the lists' filter, the GCR filter, the accuracy page): the bounds
+    # and the youngest group must agree for every birth year around the limits.
+    year = 2025
+    for born in range(year - 25, year + 1):
+        youngest = agegroups.age_group(datetime.date(born, 6, 1), year)
+        member_of = []
+        for key in agegroups.KEYS:
+            first, last = agegroups.birth_years(key, year)
+            if (first is None or born >= first) and (last is None or born <= last):
+                member_of.append(key)
+        assert member_of[0] == youngest
+    assert agegroups.birth_years("adults", 2025) == (None, 2006)
+    assert agegroups.birth_years("u8", 2025) == (2017, None)
+    with pytest.raises(ValueError, match="no age group 'u99'"):
+        agegroups.birth_years("u99", 2025)
+
+
+def test_it_offers_in_the_lists_filter_exactly_the_groups_the_rule_knows():
+    from ratings.filters import AGE_GROUPS
+
+    assert tuple(key for key, _ in AGE_GROUPS) == agegroups.KEYS
