@@ -10,8 +10,6 @@ import datetime
 import itertools
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -21,6 +19,8 @@ from zoneinfo import ZoneInfo
 import pytest
 import redis
 from django.conf import settings
+
+from tests.operations.conftest import Process
 
 ROOT = Path(__file__).resolve().parents[2]
 TTL = 3
@@ -39,44 +39,16 @@ def broker():
     return url
 
 
-class Beat:
+class Beat(Process):
+    """A `celery beat` in its own process group, as on a host of its own."""
+
     def __init__(self, env: dict, log: Path):
-        self.log = log
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "tests.operations.beat_app", "beat", "--loglevel=INFO"],
-            cwd=ROOT,
-            env=env,
-            stdout=log.open("ab"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, as on a host of its own
-        )
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def wait_for(self, words: str, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while words not in self.text():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"beat never said {words!r}:\n{self.text()[-3000:]}")
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        command = [sys.executable, "-m", "celery", "-A", "tests.operations.beat_app", "beat", "--loglevel=INFO"]
+        super().__init__(command, env, log)
 
     def sends(self) -> list[tuple[float, str]]:
         found = []
-        for line in self.text().splitlines():
+        for line in self.output().splitlines():
             match = SENT.match(line)
             if match:
                 # Logged on the local clock of Django's TIME_ZONE (Django sets the process's TZ).
@@ -101,15 +73,15 @@ def test_it_fires_each_job_once_per_due_moment_and_hands_over_when_the_holder_di
     first = Beat(env, tmp_path / "beat-1.log")
     second = None
     try:
-        first.wait_for("taken by")
+        first.wait_for_output("taken by")
         second = Beat(env, tmp_path / "beat-2.log")
-        second.wait_for("standing by")
+        second.wait_for_output("standing by")
         time.sleep(7)
         assert second.sends() == [], "the standby fired while the holder lived"
         assert client.get(key).decode().split(":")[1] == str(first.process.pid)
         first.kill()
         killed = time.time()
-        second.wait_for("taken by", timeout=TTL + 5)
+        second.wait_for_output("taken by", timeout=TTL + 5)
         took_over = time.time() - killed
         time.sleep(7)
     finally:
