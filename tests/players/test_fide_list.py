@@ -109,3 +109,52 @@ def test_it_reads_the_month_from_fides_file_names():
     assert month_from_name("standard_oct26frl.txt") == datetime.date(2026, 10, 1)
     assert month_from_name("lists/blitz_jan24frl_xml.xml") == datetime.date(2024, 1, 1)
     assert month_from_name("players_list_foa.txt") is None
+
+
+def xml_entries(xml: str, chunk: int | None = None, monkeypatch=None):
+    if chunk is not None:
+        monkeypatch.setattr("players.fide.lists._XML_CHUNK", chunk)
+    _info, found = open_list(io.BufferedReader(io.BytesIO(xml.encode())))
+    return list(found)
+
+
+PLAYER = (
+    "<player>\n<fideid>{id}</fideid>\n<name>{name}</name>\n<country>NOR</country>\n<sex>M</sex>\n"
+    "<title>GM</title>\n<w_title></w_title>\n<o_title/>\n<foa_title></foa_title>\n<rating>{rating}</rating>\n"
+    "<games>3</games>\n<k>10</k>\n<birthday>1990</birthday>\n<flag></flag>\n</player>\n"
+)
+
+
+def test_it_reads_every_player_of_an_xml_whatever_the_chunks_cut_through(monkeypatch):
+    # Chunks of 7 bytes cut through tags, entities and the two bytes of every "á": the same players.
+    players = [PLAYER.format(id=1000 + i, name=f"Novák &amp; Sons {i}", rating=2000 + i) for i in range(30)]
+    xml = "<playerslist>\n" + "".join(players) + "</playerslist>\n"
+    whole = xml_entries(xml)
+    assert [(e.fide_id, e.name, e.rating, e.other_titles) for e in whole][:2] == [
+        (1000, "Novák & Sons 0", 2000, ""), (1001, "Novák & Sons 1", 2001, "")]  # fmt: skip
+    assert xml_entries(xml, chunk=7, monkeypatch=monkeypatch) == whole and len(whole) == 30
+
+
+def test_it_reads_players_that_stray_from_the_files_layout(monkeypatch):
+    # A comment, children in another order, a CDATA name: lxml reads those chunks, lines kept.
+    odd = "<player><name><![CDATA[Lee, Ann]]></name><fideid>7</fideid><rating>1500</rating></player>\n"
+    xml = "<playerslist>\n" + PLAYER.format(id=5, name="Kim, Bo", rating=2100) + "<!-- moved -->\n" + odd
+    xml += "</playerslist>\n"
+    found = xml_entries(xml, chunk=64, monkeypatch=monkeypatch)
+    assert [(e.fide_id, e.name, e.rating) for e in found] == [(5, "Kim, Bo", 2100), (7, "Lee, Ann", 1500)]
+    bad = xml.replace("<rating>1500</rating>", "<rating>15x0</rating>")
+    with pytest.raises(ListError, match=r"line 18: <rating> '15x0' is not a number"):
+        xml_entries(bad)
+
+
+def test_it_names_the_line_of_a_bad_number_read_on_the_fast_path():
+    players = [PLAYER.format(id=1000 + i, name="A", rating="2x00" if i == 2 else 2000) for i in range(4)]
+    xml = "<playerslist>\n" + "".join(players) + "</playerslist>\n"
+    # The line of the player's <player>, as lxml's sourceline gave: 15 lines a player, the third at 32.
+    with pytest.raises(ListError, match=r"line 32: <rating> '2x00' is not a number"):
+        xml_entries(xml)
+
+
+def test_it_refuses_an_xml_without_players():
+    with pytest.raises(ListError, match="no <player> element"):
+        xml_entries("<playerslist>\n</playerslist>\n")
