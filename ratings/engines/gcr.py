@@ -247,14 +247,15 @@ def _dense_ids(first: list, second: list) -> tuple[list, np.ndarray, np.ndarray]
 def _visits(i, j, won, drawn, n, games, count: int) -> Visits:
     """The forward pass's visits as columns, and each player's chain of visits through it."""
     pairs = len(i)
-    # Every visit is two entries, one per player; sorted by player then visit, each player's
-    # entries are his chain, and a running sum of n gives his games before each visit.
-    player = np.concatenate((i, j))
-    visit = np.tile(np.arange(pairs), 2)
-    chain = np.argsort(player * pairs + visit)
+    # Every visit is two entries, one per player, entries 2k and 2k + 1 for visit k; sorted
+    # stably by player, each player's entries are his chain in the pass's order, and a
+    # running sum of n gives his games before each visit.
+    player = np.column_stack((i, j)).ravel()
+    visit = np.repeat(np.arange(pairs), 2)
+    chain = _stable_order(player, count)
     chained_player = player[chain]
     chained_visit = visit[chain]
-    chained_n = np.concatenate((n, n))[chain]
+    chained_n = np.repeat(n, 2)[chain]
     before = np.cumsum(chained_n) - chained_n
     starts = np.flatnonzero(np.r_[True, chained_player[1:] != chained_player[:-1]])
     before -= np.repeat(before[starts], np.diff(np.r_[starts, len(chain)]))
@@ -270,16 +271,28 @@ def _visits(i, j, won, drawn, n, games, count: int) -> Visits:
         # The rules' float operations in the rules' order: 100 * (won + drawn / 2) / n.
         actual=100 * (won + drawn / 2) / n,
         weight=4 * n / (n + GAMES_WEIGHT),
-        prev1=prev[:pairs],
-        prev2=prev[pairs:],
-        next1=nxt[:pairs],
-        next2=nxt[pairs:],
-        past1=past[:pairs],
-        past2=past[pairs:],
+        prev1=prev[0::2],
+        prev2=prev[1::2],
+        next1=nxt[0::2],
+        next2=nxt[1::2],
+        past1=past[0::2],
+        past2=past[1::2],
         games1=games[i],
         games2=games[j],
         n=n,
     )
+
+
+def _stable_order(values: np.ndarray, bound: int) -> np.ndarray:
+    """np.argsort(values, kind="stable") for integers in [0, bound), by 16-bit digits from the
+    lowest: NumPy sorts 16-bit integers stably by radix, in linear time, where a 64-bit sort
+    compares (twice as fast on two million entries)."""
+    order = np.argsort(values.astype(np.uint16), kind="stable")
+    shift = 16
+    while bound > 1 << shift:
+        order = order[np.argsort((values[order] >> shift).astype(np.uint16), kind="stable")]
+        shift += 16
+    return order
 
 
 def _no_lines(data: bytes) -> None:
