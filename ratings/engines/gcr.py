@@ -132,8 +132,9 @@ def _rate(games: Iterable[tuple[PlayerId, PlayerId, int]], fork_from: int | None
     low = np.where(swap, b, a)
     high = np.where(swap, a, b)
     low_points = np.where(swap, 2 - hp, hp)
-    by_pair = np.argsort(low * count + high)
-    keys = (low * count + high)[by_pair]
+    keys = low * count + high
+    by_pair = np.argsort(keys)
+    keys = keys[by_pair]
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     keys = keys[starts]
     pairs = len(keys)
