@@ -40,10 +40,11 @@ def test_it_orders_the_zig_zag_by_diagonals():
     visited = []
     original = gcr._pass
 
-    def spy(visits, size, damping):
-        visits = list(visits)
-        visited.append([(i, j) for i, j, *_ in visits])
-        return original(visits, size, damping)
+    def spy(visits, size, *, reverse):
+        # The reverse pass reads the same visits backwards.
+        order = list(zip(visits.i.tolist(), visits.j.tolist(), strict=True))
+        visited.append(order[::-1] if reverse else order)
+        return original(visits, size, reverse=reverse)
 
     gcr._pass = spy
     try:
@@ -95,10 +96,10 @@ def test_it_gives_the_same_numbers_with_the_reverse_pass_in_a_child_process():
 def test_it_reports_a_failing_child(monkeypatch):
     from ratings.forked import ChildFailed
 
-    def broken(visits, size, damping):
-        if not isinstance(visits, list):  # the reverse pass, in the child
+    def broken(visits, size, *, reverse):
+        if reverse:  # the reverse pass, in the child
             raise ZeroDivisionError("in the child")
-        return original(visits, size, damping)
+        return original(visits, size, reverse=reverse)
 
     original = gcr._pass
     monkeypatch.setattr(gcr, "_pass", broken)
