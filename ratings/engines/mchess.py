@@ -19,12 +19,11 @@ before that round. Only played games are rated.
 from __future__ import annotations
 
 import datetime
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from operator import itemgetter
 from typing import NamedTuple
 
 from ratings.engines.common import (
@@ -95,18 +94,86 @@ def lrp_text(difference: int) -> str:
     return f"{_SCALE / (2 * _SCALE + difference * difference):.4f}"
 
 
-@dataclass(slots=True)
-class MchessPlayerResult:
+class MchessPlayerResult(NamedTuple):
+    """One player's outcome. rating_after is computed with the tournament; games, half_points and
+    the per-game deltas (what details() writes) come from one replay of the tournament's games,
+    made for all its players on the first access to any of them: a rating run asks for them, a
+    list recalculation that needs only the new ratings does not pay for two GameDeltas a game.
+    A named tuple built with tuple.__new__: forty of them a tournament, no Python __init__ each."""
+
     id: PlayerId
     rating_before: int
     rating_after: int
-    games: int = 0
-    half_points: int = 0
-    deltas: list[GameDelta] = field(default_factory=list)
+    run: _Run | None = None  # the tournament's replay, shared by its players
+
+    def _own(self) -> list:
+        run = self.run
+        return _NO_GAMES if run is None else run.facts().get(self.id, _NO_GAMES)
+
+    @property
+    def games(self) -> int:
+        return self._own()[0]
+
+    @property
+    def half_points(self) -> int:
+        return self._own()[1]
+
+    @property
+    def deltas(self) -> list[GameDelta]:
+        return list(self._own()[2])
 
     def details(self, weight: int) -> dict:
         # JSON arrays in GameDelta's field order (plain tuples: the encoder takes them as they are).
-        return {"W": weight, "games": [*map(tuple, self.deltas)]}
+        return {"W": weight, "games": [*map(tuple, self._own()[2])]}
+
+
+_NO_GAMES = (0, 0, ())
+
+
+class _Run:
+    """What a tournament's replay needs: its start ratings, its rated games in the order applied
+    (columns), the weight; and, once asked, every player's [games, half points, deltas]."""
+
+    __slots__ = ("_facts", "blacks", "hws", "rounds", "start", "weight", "whites")
+
+    def __init__(self, start, rounds, whites, blacks, hws, weight) -> None:
+        self.start, self.rounds, self.whites, self.blacks, self.hws = start, rounds, whites, blacks, hws
+        self.weight = weight
+        self._facts = None
+
+    def facts(self) -> dict[PlayerId, list]:
+        """The same loop as rate_tournament's, recording each game's GameDelta for both players."""
+        facts = self._facts
+        if facts is not None:
+            return facts
+        facts = self._facts = {}
+        current = dict(self.start)
+        table = _changes(self.weight)
+        for rnd, white, black, hw in zip(self.rounds, self.whites, self.blacks, self.hws, strict=True):
+            rw = current[white]
+            rb = current[black]
+            change = table[(rw - rb) * 4 + hw]  # filled by the rating loop
+            new_w = rw + change
+            new_b = rb - change
+            if new_w < FLOOR or new_w > CAP:
+                new_w = FLOOR if new_w < FLOOR else CAP
+            if new_b < FLOOR or new_b > CAP:
+                new_b = FLOOR if new_b < FLOOR else CAP
+            current[white] = new_w
+            current[black] = new_b
+            own = facts.get(white)
+            if own is None:
+                own = facts[white] = [0, 0, []]
+            own[0] += 1
+            own[1] += hw
+            own[2].append(_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
+            own = facts.get(black)
+            if own is None:
+                own = facts[black] = [0, 0, []]
+            own[0] += 1
+            own[1] += 2 - hw
+            own[2].append(_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
+        return facts
 
 
 def rate_tournament(
@@ -114,16 +181,78 @@ def rate_tournament(
 ) -> dict[PlayerId, MchessPlayerResult]:
     """Rate one tournament. `ratings` holds every participant's Mchess rating at its start.
 
-    The loop is shaped for a million games: a game's change depends only on the signed rating
-    difference and the result, so it is looked up in a table kept per weight (filled on first
-    use with game_change's exact integer rounding); the games, points and final rating of each
-    player are summed once at the end, not updated game by game.
+    The loop is shaped for a million games: the games are split into columns once (zip, at C
+    speed) and checked column-wise (all played, known results, no one playing himself, every
+    player known, rounds in order, one game a player a round); only an unusual tournament
+    (forfeits, byes, rounds listed out of order, an error) goes through the game-by-game
+    preparation. A game's change depends only on the signed rating difference and the result,
+    so it is looked up in a table kept per weight (filled on first use with game_change's exact
+    integer rounding). Each player has one game a round and the rounds are applied in order, so
+    applying a round's games in turn reads the ratings from before that round.
     """
     if weight <= 0:
         raise ValueError("the weight W must be positive")
-    current = dict(ratings)
-    results = {pid: MchessPlayerResult(pid, rating, rating) for pid, rating in current.items()}
-    by_round: dict[int, list[tuple[PlayerId, PlayerId, int]]] = defaultdict(list)
+    start = dict(ratings)  # kept for the replay: the caller may change his mapping later
+    current = start.copy()
+    columns = _columns(games if type(games) is list else list(games), current)
+    rounds, whites, blacks, hws = columns
+    table = _changes(weight)
+    floor, cap = FLOOR, CAP
+    for white, black, hw in zip(whites, blacks, hws, strict=True):
+        rw = current[white]
+        rb = current[black]
+        key = (rw - rb) * 4 + hw
+        try:
+            change = table[key]
+        except KeyError:  # a difference and result not met before with this weight
+            change = table[key] = _white_change(weight, rw, rb, hw)
+        new_w = rw + change
+        new_b = rb - change
+        if new_w < floor or new_w > cap:
+            new_w = floor if new_w < floor else cap
+        if new_b < floor or new_b > cap:
+            new_b = floor if new_b < floor else cap
+        current[white] = new_w
+        current[black] = new_b
+    run = _Run(start, rounds, whites, blacks, hws, weight)
+    return {pid: _new(MchessPlayerResult, (pid, rating, current[pid], run)) for pid, rating in start.items()}
+
+
+def _columns(games: list, current: dict) -> tuple[tuple, tuple, tuple, tuple]:
+    """The rated games as columns (rounds, whites, blacks, white's half points), in the order they
+    are applied: by round, and within a round as listed."""
+    if not games:
+        return (), (), (), ()
+    rounds, whites, blacks, results, kinds = zip(*games, strict=True)
+    hws = tuple(map(WHITE_HALF_POINTS.get, results))
+    if (
+        kinds.count(PLAYED) == len(kinds)
+        and None not in hws
+        and list(rounds) == sorted(rounds)
+        and _known_once_a_round(rounds, whites, blacks, current.keys())
+    ):
+        return rounds, whites, blacks, hws
+    return _checked_columns(games, current)
+
+
+def _known_once_a_round(rounds: tuple, whites: tuple, blacks: tuple, known) -> bool:
+    """Whether, the rounds being in order, each player of a round is known and plays once in it
+    (so never himself, and never a bye's None, which no ratings hold). A set of each round's
+    players, from slices of the columns found by bisection: no tuple is built per game."""
+    begin, n = 0, len(rounds)
+    while begin < n:
+        end = bisect_right(rounds, rounds[begin], begin)
+        here = set(whites[begin:end])
+        here.update(blacks[begin:end])
+        if len(here) != 2 * (end - begin) or not known >= here:
+            return False
+        begin = end
+    return True
+
+
+def _checked_columns(games: list, current: dict) -> tuple[tuple, tuple, tuple, tuple]:
+    """Game by game: the rated games, each checked with its own message, grouped by round."""
+    by_round: dict[int, list[tuple[int, PlayerId, PlayerId, int]]] = defaultdict(list)
     for game in games:
         rnd, white, black, result, kind = game
         if kind != PLAYED or black is None:
@@ -134,43 +263,23 @@ def rate_tournament(
         if white not in current or black not in current:
             pid = white if white not in current else black
             raise ValueError(f"round {rnd}: player {pid!r} has no Mchess rating at the start")
-        by_round[rnd].append((white, black, hw))
-
-    table = _changes(weight)
-    append = {pid: result.deltas.append for pid, result in results.items()}
+        by_round[rnd].append((rnd, white, black, hw))
+    ordered = []
     for rnd in sorted(by_round):
         round_games = by_round[rnd]
-        # Each player has one game a round, so the ratings read below are the ratings from
-        # before the round even though games of the round are applied in turn.
-        if len({pid for white, black, _ in round_games for pid in (white, black)}) != 2 * len(round_games):
-            _two_games(rnd, round_games)
-        for white, black, hw in round_games:
-            rw = current[white]
-            rb = current[black]
-            key = (rw - rb) * 4 + hw
-            change = table.get(key)
-            if change is None:
-                change = table[key] = _white_change(weight, rw, rb, hw)
-            new_w = rw + change
-            new_b = rb - change
-            if new_w < FLOOR or new_w > CAP:
-                new_w = FLOOR if new_w < FLOOR else CAP
-            if new_b < FLOOR or new_b > CAP:
-                new_b = FLOOR if new_b < FLOOR else CAP
-            current[white] = new_w
-            current[black] = new_b
-            append[white](_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
-            append[black](_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
-    for pid, result in results.items():
-        deltas = result.deltas
-        if deltas:
-            result.games = len(deltas)
-            result.half_points = sum(map(_HALF_POINTS, deltas))
-            result.rating_after = current[pid]
-    return results
+        seen: set[PlayerId] = set()
+        for _, white, black, _ in round_games:
+            if white in seen or black in seen:
+                raise ValueError(f"round {rnd}: player {white if white in seen else black!r} has two games")
+            seen.add(white)
+            seen.add(black)
+        ordered += round_games
+    if not ordered:
+        return (), (), (), ()
+    rounds, whites, blacks, hws = zip(*ordered, strict=True)
+    return rounds, whites, blacks, hws
 
 
-_HALF_POINTS = itemgetter(4)  # of a GameDelta
 # {weight: {(white's rating - black's) * 4 + white's half points: white's change}}: at most
 # 40,001 differences x 3 results for each weight, and one weight (250) in practice.
 _CHANGE_TABLES: dict[int, dict[int, int]] = {}
@@ -189,15 +298,6 @@ def _white_change(weight: int, rw: int, rb: int, hw: int) -> int:
     if rw <= rb:
         return game_change(weight, rb, rw, hw)
     return -game_change(weight, rw, rb, 2 - hw)
-
-
-def _two_games(rnd: int, round_games) -> None:
-    seen: set[PlayerId] = set()
-    for white, black, _ in round_games:
-        if white in seen or black in seen:
-            raise ValueError(f"round {rnd}: player {white if white in seen else black!r} has two games")
-        seen.add(white)
-        seen.add(black)
 
 
 # --- The monthly inactivity penalty ----------------------------------------------------------

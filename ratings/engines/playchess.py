@@ -17,18 +17,19 @@ of ten, and those are exact too; so the seed's 1811.5 rounds to 1812 as it must.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
 from ratings.engines.common import (
+    PLAYED,
+    WHITE_HALF_POINTS,
     Game,
     PlayerId,
-    games_by_player,
     half_points_text,
     log10_rational,
+    rated_games,
     round_half_up,
     round_ratio,
     round_to,
@@ -60,6 +61,7 @@ def performance_difference(p: Fraction) -> int | float:
     return _difference(p.denominator - p.numerator, p.numerator)
 
 
+@lru_cache(maxsize=65536)
 def _difference(lose: int, win: int) -> int | float:
     """-400 lg(lose / win) for positive integers: exact for powers of ten."""
     if lose == win:
@@ -159,8 +161,13 @@ class PlayedGame(NamedTuple):
     opponent: PlayerId | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayChessState:
+# The state, the participant and the result are named tuples built with tuple.__new__: a million-
+# game run makes hundreds of thousands of each, and a frozen dataclass sets every field through
+# object.__setattr__ (the reprs, which the golden test hashes, are the same).
+_new = tuple.__new__
+
+
+class PlayChessState(NamedTuple):
     rating: int | None = None
     games: int = 0  # finished rated games so far (Pn)
     history: tuple[PlayedGame, ...] = ()  # every rated game, kept while provisional
@@ -170,15 +177,16 @@ class PlayChessState:
         return self.games < ESTABLISHED_GAMES
 
 
-@dataclass(frozen=True, slots=True)
-class PlayChessParticipant:
+_NO_STATE = PlayChessState()
+
+
+class PlayChessParticipant(NamedTuple):
     id: PlayerId
-    state: PlayChessState = PlayChessState()
+    state: PlayChessState = _NO_STATE
     fide_rating: int | None = None  # an approved FIDE rating: the entry rating until he has his own
 
 
-@dataclass(slots=True)
-class PlayChessPlayerResult:
+class PlayChessPlayerResult(NamedTuple):
     id: PlayerId
     entry_rating: int
     rating_before: int | None
@@ -196,7 +204,7 @@ class PlayChessPlayerResult:
     change: float | Fraction | None = None  # established: sum of dR
     rating_after: int | None = None
     provisional_after: bool = True
-    lines: list[tuple[int, PlayerId, int, int]] = field(default_factory=list)  # round, opponent, rating, hp
+    lines: list[tuple[int, PlayerId, int, int]] = []  # round, opponent, rating, hp
     state_after: PlayChessState | None = None
 
     @property
@@ -244,6 +252,10 @@ def entry_rating(p: PlayChessParticipant, default: int) -> int:
     return default
 
 
+# A player without a rating has no cut-off: bounds no entry rating reaches.
+_UNBOUNDED = 10**12
+
+
 def rate_tournament(
     participants: Sequence[PlayChessParticipant],
     games: Iterable[Game],
@@ -251,31 +263,83 @@ def rate_tournament(
     default_entry_rating: int = DEFAULT_ENTRY_RATING,
     tournament_id: Hashable | None = None,
 ) -> dict[PlayerId, PlayChessPlayerResult]:
-    by_id = {p.id: p for p in participants}
-    entry = {pid: entry_rating(p, default_entry_rating) for pid, p in by_id.items()}
-    played = games_by_player(games, by_id)
+    """Rate one tournament: each participant's games are gathered in one pass over the games,
+    as the lines of his details (the opponent's entry rating already cut against his own), so
+    that the per-player calculations only read them."""
+    # Per participant, one record the game loop reads with one look-up: his entry rating, the
+    # bounds of his cut-off and his lines' append.
+    lines_of = {}
+    seen = {}
+    for p in participants:
+        pid, state, fide = p
+        ro = state[0]
+        entry = ro if ro is not None else fide if fide is not None else default_entry_rating
+        own: list = []
+        lines_of[pid] = own
+        if ro is None:
+            seen[pid] = (entry, -_UNBOUNDED, _UNBOUNDED, own.append)
+        else:
+            seen[pid] = (entry, ro - CUT_OFF, ro + CUT_OFF, own.append)
+    half_points_of = WHITE_HALF_POINTS.get
+    for game in games:
+        rnd, white, black, result, kind = game
+        if kind != PLAYED or black is None:
+            continue
+        hp = half_points_of(result)
+        if hp is None or white == black:
+            rated_games([game])  # raises the message for this game
+        w = seen.get(white)
+        b = seen.get(black)
+        if w is None or b is None:
+            stranger = white if w is None else black
+            raise ValueError(f"round {rnd}: player {stranger!r} is not a participant")
+        # Each sees the other's entry rating, cut to within 400 of his own rating.
+        rating = b[0]
+        low = w[1]
+        high = w[2]
+        w[3]((rnd, black, low if rating < low else high if rating > high else rating, hp))
+        rating = w[0]
+        low = b[1]
+        high = b[2]
+        b[3]((rnd, white, low if rating < low else high if rating > high else rating, 2 - hp))
 
     results = {}
-    for pid, p in by_id.items():
-        result = PlayChessPlayerResult(pid, entry[pid], p.state.rating, p.state.games)
-        own = played.get(pid, [])
-        if not own:
-            result.mode = ESTABLISHED if not p.state.provisional else PROVISIONAL
-            result.rating_after = p.state.rating
-            result.provisional_after = p.state.provisional
-            result.state_after = p.state
-        elif p.state.provisional or p.state.rating is None:
-            _provisional(p, result, own, entry, tournament_id)
+    for p in participants:
+        pid, state, _ = p
+        lines = lines_of[pid]
+        ro, games_before, _ = state
+        if not lines:
+            provisional = games_before < ESTABLISHED_GAMES
+            results[pid] = _new(
+                PlayChessPlayerResult,
+                (
+                    pid,
+                    seen[pid][0],
+                    ro,
+                    games_before,
+                    ESTABLISHED if not provisional else PROVISIONAL,
+                    *_UNPLAYED,
+                    ro,
+                    provisional,
+                    lines,
+                    state,
+                ),
+            )
+        elif games_before < ESTABLISHED_GAMES or ro is None:
+            results[pid] = _provisional(pid, seen[pid][0], state, lines, tournament_id)
         else:
-            _established(p, result, own, entry)
-        results[pid] = result
+            results[pid] = _established(pid, state, lines)
     return results
 
 
-def _established(p: PlayChessParticipant, result: PlayChessPlayerResult, own, entry) -> None:
-    ro = p.state.rating
-    result.mode = ESTABLISHED
-    result.k = k = development_coefficient(ro, p.state.games)
+_UNPLAYED = (0, 0, 0, 0, 0, None, None, None)  # games ... change of a player without games
+_RATING_AS_USED = itemgetter(2)  # of a line
+_LINE_HALF_POINTS = itemgetter(3)
+
+
+def _established(pid: PlayerId, state: PlayChessState, lines: list) -> PlayChessPlayerResult:
+    ro, games_before, _ = state
+    k, k_float = _coefficient(ro, games_before)
     # We is 1/2, 10/11 or 1/11 at D = 0, +400, -400 (exact; kept in 22nds), otherwise a float.
     # Differences after the cut-off lie in [-400, 400]: each game's term is read from two tables
     # indexed by high - rating = difference + 400, computed by the same expression as before,
@@ -283,60 +347,89 @@ def _established(p: PlayChessParticipant, result: PlayChessPlayerResult, own, en
     # nothing; every float term is positive, so a positive sum means a float term was added).
     exact_22nds = 0
     float_sum = 0.0
-    half_points = 0
-    low, high = ro - CUT_OFF, ro + CUT_OFF
-    lines = result.lines
-    append = lines.append
-    for rnd, opponent, hp in own:
-        rating = entry[opponent]
-        rating = low if rating < low else high if rating > high else rating
-        append((rnd, opponent, rating, hp))
-        index = high - rating
-        exact_22nds += _EXACT_22NDS[index]
-        float_sum += _FLOAT_TERM[index]
-        half_points += hp
-    inexact = float_sum > 0.0
-    result.games = len(own)
-    result.half_points = half_points
-    if inexact:
-        result.expected = exact_22nds / 22 + float_sum
-        result.change = float(k) * ((11 * half_points - exact_22nds) / 22 - float_sum)
+    high = ro + CUT_OFF
+    exact_table, float_table = _EXACT_22NDS, _FLOAT_TERM
+    for index in map(high.__sub__, map(_RATING_AS_USED, lines)):
+        exact_22nds += exact_table[index]
+        float_sum += float_table[index]
+    half_points = sum(map(_LINE_HALF_POINTS, lines))
+    if float_sum > 0.0:
+        expected = exact_22nds / 22 + float_sum
+        change = k_float * ((11 * half_points - exact_22nds) / 22 - float_sum)
     else:
-        result.expected = Fraction(exact_22nds, 22)
-        result.change = k * Fraction(11 * half_points - exact_22nds, 22)
-    result.rating_after = max(0, round_half_up(ro + result.change))
-    games = p.state.games + result.games
-    result.provisional_after = games < ESTABLISHED_GAMES
-    result.state_after = PlayChessState(result.rating_after, games)
+        expected = Fraction(exact_22nds, 22)
+        change = k * Fraction(11 * half_points - exact_22nds, 22)
+    after = max(0, round_half_up(ro + change))
+    games = games_before + len(lines)
+    provisional = games < ESTABLISHED_GAMES
+    return _new(
+        PlayChessPlayerResult,
+        (
+            pid,
+            ro,
+            ro,
+            games_before,
+            ESTABLISHED,
+            len(lines),
+            half_points,
+            0,
+            0,
+            0,
+            k,
+            expected,
+            change,
+            after,
+            provisional,
+            lines,
+            _new(PlayChessState, (after, games, ())),
+        ),
+    )
 
 
-def _provisional(p: PlayChessParticipant, result: PlayChessPlayerResult, own, entry, tournament_id) -> None:
-    ro = p.state.rating
-    result.mode = PROVISIONAL
-    history = list(p.state.history)
-    # Sums over the kept games at C speed (map over item getters): this ran for every provisional
-    # player of every tournament, a fifth of PlayChess's time over a million games.
-    opponents = sum(map(_OPPONENT_RATING, history))
-    half_points = sum(map(_HALF_POINTS, history))
-    lines = result.lines
-    low, high = (None, None) if ro is None else (ro - CUT_OFF, ro + CUT_OFF)
-    new = tuple.__new__
-    own_half_points = 0
-    for rnd, opponent, hp in own:
-        rating = entry[opponent]
-        if low is not None:  # the cut-off, as cut() has it
-            rating = low if rating < low else high if rating > high else rating
-        lines.append((rnd, opponent, rating, hp))
-        history.append(new(PlayedGame, (rating, hp, tournament_id, rnd, opponent)))
-        opponents += rating
-        own_half_points += hp
-    half_points += own_half_points
-    result.games = len(own)
-    result.half_points = own_half_points
-    total = len(history)
-    history = tuple(history)
-    result.opponents_sum, result.all_games, result.all_half_points = opponents, total, half_points
-    result.rating_after = max(0, rounded_provisional_rating(opponents, total, half_points))
-    games = p.state.games + result.games
-    result.provisional_after = games < ESTABLISHED_GAMES
-    result.state_after = PlayChessState(result.rating_after, games, () if not result.provisional_after else history)
+def _provisional(pid: PlayerId, entry: int, state: PlayChessState, lines: list, tournament_id) -> PlayChessPlayerResult:
+    ro, games_before, kept = state
+    # Sums over the kept games and the lines at C speed (map over item getters).
+    opponents = sum(map(_OPPONENT_RATING, kept)) + sum(map(_RATING_AS_USED, lines))
+    own_half_points = sum(map(_LINE_HALF_POINTS, lines))
+    half_points = sum(map(_HALF_POINTS, kept)) + own_half_points
+    total = len(kept) + len(lines)
+    after = max(0, rounded_provisional_rating(opponents, total, half_points))
+    games = games_before + len(lines)
+    provisional = games < ESTABLISHED_GAMES
+    if provisional:
+        new = _new
+        history = (
+            *kept,
+            *[new(PlayedGame, (rating, hp, tournament_id, rnd, opponent)) for rnd, opponent, rating, hp in lines],
+        )
+    else:
+        history = ()
+    return _new(
+        PlayChessPlayerResult,
+        (
+            pid,
+            entry,
+            ro,
+            games_before,
+            PROVISIONAL,
+            len(lines),
+            own_half_points,
+            opponents,
+            total,
+            half_points,
+            None,
+            None,
+            None,
+            after,
+            provisional,
+            lines,
+            _new(PlayChessState, (after, games, history)),
+        ),
+    )
+
+
+@lru_cache(maxsize=65536)
+def _coefficient(rating: int, games_before: int) -> tuple[Fraction, float]:
+    """k and float(k): Fraction.__float__ was a tenth of an established player's cost."""
+    k = development_coefficient(rating, games_before)
+    return k, float(k)
