@@ -90,14 +90,18 @@ class Due:
 def due_games(now: datetime.datetime, seen: list[int], batch: int) -> list[Due]:
     """The next `batch` games due before `now` (by the next_due index), locked, skipping those
     another worker or a message holds and those this pass has advanced already (`seen`)."""
-    rows = (
+    return [Due(row) for row in due_query(now, seen, batch)]
+
+
+def due_query(now: datetime.datetime, seen: list[int], batch: int):
+    """due_games' query (benchmarks/play_sweep.py shows its plan: the partial index on next_due)."""
+    return (
         MobileGame.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(next_due__lt=now)
         .exclude(pk__in=seen)
         .order_by("next_due")
         .values_list(*DUE_COLUMNS)[:batch]
     )
-    return [Due(row) for row in rows]
 
 
 def value_of(game: Due) -> machine.Game:
