@@ -33,10 +33,10 @@ def main(argv=None) -> int:
     if args.smoke:
         args.games, args.due, args.runs = 200, 0.1, 2
     setup()
-    from django.db import connection
+    from django.db import connection, transaction
     from django.db.models import Count
 
-    from play import services
+    from play import services, sweep
     from play.models import MobileGame, Transmission
 
     reset()
@@ -63,8 +63,8 @@ def main(argv=None) -> int:
     }
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE play_mobilegame")
-        cursor.execute("EXPLAIN SELECT id FROM play_mobilegame WHERE next_due < %s ORDER BY next_due LIMIT 500", [now])
-        plan = [row[0] for row in cursor.fetchall()]
+    with transaction.atomic():  # the pass's own query (it locks, so in a transaction)
+        plan = sweep.due_query(now, [], 500).explain().splitlines()
 
     split = Split("advance")
     split.install()
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
     print()
     print(f"Outbound rows written by the last run: {kinds}; games with a pending claim: {claims:,}.")
     print()
-    print("The due games are found through the partial index on next_due:")
+    print("The pass's query (play.sweep.due_query) finds the due games through the partial index on next_due:")
     print()
     print("```")
     print("\n".join(plan))

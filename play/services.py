@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
-from play import signals, state
+from play import signals, state, sweep
 from play.channels import drain, identities, limits
 from play.computer import turn
 from play.models import Channel, Color, MobileEvent, MobileGame, Transmission
@@ -30,7 +30,6 @@ from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
 from toolkit import pagecache
-from toolkit.bulk import update_rows
 
 logger = logging.getLogger(__name__)
 
@@ -410,32 +409,26 @@ def games_sweep(*, now: datetime.datetime | None = None, batch: int = 500) -> in
     """One pass of the sweeper: every game whose next due moment has passed (one indexed query)
     is advanced to `now`. Games are taken a batch at a time under row locks, skipping those
     another worker or a message holds (they are advanced by that message, or the next pass);
-    each batch is one transaction with one bulk update and one bulk insert of the outbox.
-    Returns how many games it advanced."""
+    each batch is one transaction with one bulk update and one bulk insert of the outbox, its
+    rows read and written as tuples (play/sweep.py). Returns how many games it advanced."""
     now = now or timezone.now()
     done = 0
-    seen: set[int] = set()
+    seen: list[int] = []
     while True:
         with transaction.atomic():
-            games = list(
-                MobileGame.objects.select_for_update(skip_locked=True, of=("self",))
-                .select_related("white", "black")
-                .filter(next_due__lt=now)
-                .exclude(pk__in=seen)
-                .order_by("next_due")[:batch]
-            )
+            games = sweep.due_games(now, seen, batch)
             if not games:
                 return done
-            rows, rerate = [], []
+            sends, rerate = [], []
             for game in games:
-                seen.add(game.pk)
-                value, send = machine.advance(state.load(game), now)
-                moment = _store(game, value)
+                seen.append(game.id)
+                value, send = machine.advance(sweep.value_of(game), now)
+                moment = _store(game, value)  # the columns onto the Due, as onto a row
                 if moment is not None:
                     rerate.append((game, moment))
-                rows.extend(row for item in send for row in outbound_rows(game, item))
-            update_rows(games, SWEPT_FIELDS)
-            replies = Transmission.objects.bulk_create(rows)
+                if send:
+                    sends.append((game, send))
+            replies = sweep.write(games, sweep.outbox_rows(sends), timezone.now())
             deliver_on_commit(replies, rerate)
             done += len(games)
         if len(games) < batch:
@@ -446,10 +439,7 @@ SAVED_FIELDS = (
     "state", "rules_version", "result", "termination", "plies", "next_due", "status", "finished_at", "on_move",
     "on_move_since", "white_channel", "black_channel", "updated_at",
 )  # fmt: skip
-SWEPT_FIELDS = (
-    "state", "rules_version", "result", "termination", "plies", "next_due", "status", "finished_at", "on_move",
-    "on_move_since", "updated_at",
-)  # fmt: skip
+SWEPT_FIELDS = sweep.SWEPT_FIELDS
 
 
 # --- notices outside the machine (play/channels/linking.py) ----------------------------------------------
