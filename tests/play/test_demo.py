@@ -4,7 +4,6 @@ accounts that can log in and play, all through the real services."""
 
 import datetime
 import io
-import time
 
 import pytest
 from django.utils import timezone
@@ -21,15 +20,14 @@ from tests.players.factories import PlayerFactory
 def loaded(django_capture_on_commit_callbacks):
     players = PlayerFactory.create_batch(6)
     out = io.StringIO()
-    began = time.perf_counter()
     with django_capture_on_commit_callbacks(execute=True):
         made = demo.load(stdout=out, players=players)
-    return made, out.getvalue(), time.perf_counter() - began, players
+    return made, out.getvalue(), players
 
 
 @pytest.mark.django_db
 def test_it_loads_a_finished_all_play_all_with_every_game_ended(loaded):
-    _, out, seconds, _ = loaded
+    _, out, _ = loaded
     now = timezone.now()
     event = MobileEvent.objects.get(code=demo.FINISHED_CODE)
     games = list(event.games.all())
@@ -51,7 +49,6 @@ def test_it_loads_a_finished_all_play_all_with_every_game_ended(loaded):
     # The finished games asked for a re-rating from their finishing moments.
     assert RatingRequest.objects.filter(since__lte=min(g.finished_at for g in games).date()).exists()
     assert f"Mobile event {demo.FINISHED_CODE}: 15 games finished" in out
-    assert seconds < 30  # about 3 s here; the issue asks under 10 s on the demo machine
 
 
 @pytest.mark.django_db
@@ -77,7 +74,7 @@ def test_it_loads_games_in_progress_around_the_reminder(loaded):
 
 @pytest.mark.django_db
 def test_it_makes_two_accounts_that_log_in_and_play_as_their_players(loaded, client):
-    made, out, _, players = loaded
+    made, out, players = loaded
     for (username, player, password), expected in zip(made["accounts"], players[:2], strict=True):
         assert player == expected and password
         assert f"Demo account '{username}' plays as {player} ({player.federation_id}) with password: {password}" in out
@@ -93,7 +90,7 @@ def test_it_makes_two_accounts_that_log_in_and_play_as_their_players(loaded, cli
 @pytest.mark.django_db
 def test_it_loads_once(loaded):
     again = io.StringIO()
-    assert demo.load(stdout=again, players=loaded[3]) is None
+    assert demo.load(stdout=again, players=loaded[2]) is None
     assert "loaded already" in again.getvalue()
     assert MobileEvent.objects.count() == 2
 
