@@ -23,7 +23,7 @@ if _bench_cache.startswith("file://"):
 elif "locmem" in _backend.lower() or "dummy" in _backend.lower():
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "toolkit.rediscache.RedisCache",
             "LOCATION": _bench_cache,
         }
     }

@@ -151,7 +151,7 @@ def env_cache(name: str, *, production: bool, environ_=None, timeout: float = 2.
     if not parts.hostname or port == -1 or (database and not database.isdigit()) or parts.fragment:
         raise ImproperlyConfigured(f"{name}={_masked(url)!r} is not a redis://host:port/db address (db a number)")
     return {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "toolkit.rediscache.RedisCache",
         "LOCATION": url,
         "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
     }

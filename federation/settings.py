@@ -236,6 +236,12 @@ PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 3600, minimum=0)
 PAGE_CACHE_DB_SECONDS = env_int("PAGE_CACHE_DB_SECONDS", 30, minimum=1)
 # Larger answers (a whole list as a spreadsheet) are served fresh each time.
 PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 8 * 1024 * 1024, minimum=0)
+# After a rating run, before visitors are switched to its data, the cache is warmed with the fixed
+# most visited pages and then the entries visitors asked most (toolkit/popularity.py): at most this
+# many of those, for at most this many seconds in all, by this many threads (toolkit/pagecache.py).
+PAGE_CACHE_WARM_POPULAR = env_int("PAGE_CACHE_WARM_POPULAR", 3000, minimum=0)
+PAGE_CACHE_WARM_SECONDS = env_int("PAGE_CACHE_WARM_SECONDS", 30, minimum=1)
+PAGE_CACHE_WARM_THREADS = env_int("PAGE_CACHE_WARM_THREADS", 3, minimum=1)
 
 # --- Celery -----------------------------------------------------------------
 

@@ -48,3 +48,7 @@ STORAGES = {**STORAGES, "private": {**STORAGES["private"], "OPTIONS": {"location
 # Page tests change the data between requests without a rating run: the page cache is off here and
 # its own tests (tests/toolkit/test_pagecache.py) turn it on.
 PAGE_CACHE_SECONDS = 0
+# The tests' data live in their own transaction, which other threads' connections do not see; and a
+# test warms only the pages it names unless it asks for the visitors' favourites.
+PAGE_CACHE_WARM_THREADS = 1
+PAGE_CACHE_WARM_POPULAR = 0

@@ -37,17 +37,21 @@ import io
 import logging
 import re
 import secrets
+import threading
 import time
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import connections, transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
+
+from toolkit import popularity
 
 logger = logging.getLogger(__name__)
 
@@ -146,50 +150,86 @@ def _record(result: dict) -> None:
 
 def _warm(next_version: str) -> None:
     from django.core.handlers.base import BaseHandler
-    from django.core.handlers.wsgi import WSGIRequest
     from django.utils.module_loading import import_string
 
-    paths = import_string(settings.PAGE_CACHE_WARM)()
+    jobs = _warming_jobs(import_string(settings.PAGE_CACHE_WARM)())
     # A newer run waiting makes this version's pages short-lived, and the warming would hold up the
-    # worker that is to rate it (6.5 s for 34 pages at 100,000 players): stop, bump, let it run.
+    # worker that is to rate it: stop, bump, let it run.
     waiting = import_string(settings.PAGE_CACHE_WARM_STOP) if settings.PAGE_CACHE_WARM_STOP else None
-    stopped = False
     site = urlsplit(settings.SITE_URL)
     handler = BaseHandler()
     handler.load_middleware()  # no request_started/finished: those would close the task's connection
-    stored, failed = 0, []
     began = time.monotonic()
+    state = {"stored": 0, "failed": [], "stopped": False, "out_of_time": False, "path": None}
+    lock = threading.Lock()
+    jobs_left = iter(jobs)
+
+    def next_job():
+        with lock:
+            if state["stopped"] or state["out_of_time"]:
+                return None
+            now = time.monotonic()
+            if now - began >= settings.PAGE_CACHE_WARM_SECONDS:
+                state["out_of_time"] = True
+                return None
+            job = next(jobs_left, None)
+            # Asked before each page (its languages go together): one indexed query, against a
+            # render's tens of milliseconds.
+            if job is not None and job[0] != state["path"] and waiting is not None and waiting():
+                state["stopped"] = True
+                return None
+            state["path"] = job and job[0]
+            return job
+
+    def work():
+        while (job := next_job()) is not None:
+            path, language = job
+            try:
+                response = handler.get_response(WSGIRequest(_environ(site, path, language)))
+            except Exception:
+                logger.exception("page cache warming: %s (%s) failed", path, language)
+                with lock:
+                    state["failed"].append(f"{path} ({language})")
+                continue
+            with lock:
+                if response.get("X-Page-Cache") == "miss":
+                    state["stored"] += 1
+                else:
+                    state["failed"].append(f"{path} ({language}): {response.status_code}")
+
+    def thread_work(context):
+        try:
+            context.run(work)
+        finally:
+            connections.close_all()  # this thread's own connections; the task keeps its own
+
     token = _warming_version.set(next_version)
     # Each page activates its language; the caller (a web request publishing a month) keeps its own.
     callers = translation.override(translation.get_language())
     callers.__enter__()
     try:
-        for path in paths:
-            if waiting is not None and waiting():
-                stopped = True
-                break
-            for language, _name in settings.LANGUAGES:
-                environ = _environ(site, path, language)
-                try:
-                    response = handler.get_response(WSGIRequest(environ))
-                except Exception:
-                    logger.exception("page cache warming: %s (%s) failed", path, language)
-                    failed.append(f"{path} ({language})")
-                    continue
-                if response.get("X-Page-Cache") == "miss":
-                    stored += 1
-                else:
-                    failed.append(f"{path} ({language}): {response.status_code}")
+        threads = settings.PAGE_CACHE_WARM_THREADS
+        if threads <= 1:
+            work()
+        else:
+            # Renders wait on PostgreSQL and Redis about as long as they compute: a few threads
+            # overlap those waits (each with its own database connection, closed when done).
+            workers = [threading.Thread(target=thread_work, args=(contextvars.copy_context(),)) for _ in range(threads)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
     finally:
         callers.__exit__(None, None, None)
         _warming_version.reset(token)
+    stored, failed, stopped = state["stored"], state["failed"], state["stopped"]
     seconds = round(time.monotonic() - began, 3)
     if failed:
         logger.error("page cache warming: %s pages not stored: %s", len(failed), ", ".join(failed[:10]))
     elif stopped:
         logger.info("page cache warming: stopped after %s pages in %s s, a newer run is waiting", stored, seconds)
     else:
-        logger.info("page cache warming: %s pages stored in %s s", stored, seconds)
+        logger.info("page cache warming: %s of %s pages stored in %s s", stored, len(jobs), seconds)
     _record(
         {
             "at": timezone.now().isoformat(),
@@ -198,8 +238,24 @@ def _warm(next_version: str) -> None:
             "error": "",
             "seconds": seconds,
             "stopped": stopped,
+            "planned": len(jobs),
+            "out_of_time": state["out_of_time"],
         }
     )
+
+
+def _warming_jobs(paths: list[str]) -> list[tuple[str, str]]:
+    """(path, language) to render, in order: the fixed most visited pages in every language, then what
+    the visitors asked most (toolkit.popularity), each in the language they asked it in ("-": an
+    answer without translated text, one entry for every language, rendered once)."""
+    jobs = [(path, language) for path in paths for language, _name in settings.LANGUAGES]
+    seen = set(jobs)
+    for language, path in popularity.most_asked(settings.PAGE_CACHE_WARM_POPULAR):
+        job = (path, settings.LANGUAGE_CODE if language == "-" else language)
+        if job not in seen:
+            seen.add(job)
+            jobs.append(job)
+    return jobs
 
 
 def _environ(site, path: str, language: str) -> dict:
@@ -278,6 +334,14 @@ def _served(request, stored: dict) -> HttpResponse:
     return response
 
 
+def _note(request, per_language: bool) -> None:
+    """Counted for the warming (toolkit.popularity), under what page_key() tells apart but the version."""
+    if _warming_version.get() is not None:
+        return  # the warming's own requests are not visitors
+    query = urlencode(sorted(parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)))
+    popularity.note(get_language() if per_language else "-", request.path + (f"?{query}" if query else ""))
+
+
 def cache_public_page(view=None, *, per_language: bool = True):
     """Serve anonymous visitors the stored page while the data version stands (see the module).
 
@@ -298,6 +362,7 @@ def cache_public_page(view=None, *, per_language: bool = True):
                 logger.warning("page cache unavailable", exc_info=True)
                 key = stored = None
             if stored is not None:
+                _note(request, per_language)
                 response = _served(request, stored)
                 patch_vary_headers(response, VARY)
                 return response
@@ -308,6 +373,7 @@ def cache_public_page(view=None, *, per_language: bool = True):
                 try:
                     cache.set(key, kept, timeout=settings.PAGE_CACHE_SECONDS)
                     response["X-Page-Cache"] = "miss"
+                    _note(request, per_language)
                 except Exception:
                     logger.warning("page cache unavailable", exc_info=True)
         # The same address answers differently with a session or in another language.

@@ -199,7 +199,7 @@ def test_it_reads_the_cache_url():
     assert locmem["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     redis = env_cache("CACHE_URL", production=True, environ_={"CACHE_URL": "redis://127.0.0.1:6379/4"})
     assert redis == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "toolkit.rediscache.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/4",
         "OPTIONS": {"socket_connect_timeout": 2.0, "socket_timeout": 2.0},
     }
@@ -275,7 +275,7 @@ def test_it_uses_the_redis_cache_when_a_cache_url_is_set():
     result = subprocess.run(  # noqa: S603
         [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, check=True
     )
-    assert result.stdout.split() == ["django.core.cache.backends.redis.RedisCache"]
+    assert result.stdout.split() == ["toolkit.rediscache.RedisCache"]
 
 
 def test_it_refuses_a_proxy_header_that_is_not_a_header_name():
