@@ -7,6 +7,7 @@ from django.conf import settings
 
 from play.models import Channel, ChannelAddress
 from players.models import Player
+from toolkit import rowsql
 
 # On the web the page, and on the console the operator, have already established who acts;
 # the address is the player's federation id.
@@ -16,9 +17,13 @@ BY_FEDERATION_ID = (Channel.WEB, Channel.CONSOLE)
 def player_for(channel: str, sender: str) -> Player | None:
     if channel in BY_FEDERATION_ID:
         try:
-            return Player.objects.get(federation_id=int(str(sender).strip()))
-        except (ValueError, Player.DoesNotExist):
+            federation_id = int(str(sender).strip())
+        except ValueError:
             return None
+        if not -(2**63) <= federation_id < 2**63:  # no such id (the column is a bigint)
+            return None
+        # One cached statement (a message's first query; the ORM's get() cost more to build).
+        return rowsql.get_by(Player, "federation_id", federation_id)
     address = ChannelAddress.objects.filter(channel=channel, address=sender, verified_at__isnull=False)
     found = address.select_related("player").first()
     return found.player if found else None
