@@ -176,11 +176,8 @@ def message_receive(
     if not counted and not limits.inbound_allowed(channel, sender, arrival):
         # Before any query: a flood costs a cache round trip a message, and one notice a window.
         return Receipt("rate limited", replies=rate_notice(channel, sender, arrival))
-    if (
-        external_id is not None
-        and Transmission.objects.filter(
-            channel=channel, external_id=external_id, direction=Transmission.Direction.IN
-        ).exists()
+    if external_id is not None and rowsql.exists(
+        Transmission, channel=channel, external_id=external_id, direction=Transmission.Direction.IN
     ):
         return Receipt("duplicate")
     player = identities.player_for(channel, sender)

@@ -132,3 +132,21 @@ def get_by(model: type[models.Model], name: str, value):
     if len(rows) > 1:
         raise model.MultipleObjectsReturned(f"more than one {model.__name__} with {name} = {value!r}")
     return instance(model, rows[0]) if rows else None
+
+
+@cache
+def _exists_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -> str:
+    del vendor
+    meta, quote = model._meta, connection.ops.quote_name
+    where = " AND ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
+    return f"SELECT 1 FROM {quote(meta.db_table)} WHERE {where} LIMIT 1"  # noqa: S608
+
+
+def exists(model: type[models.Model], **equals) -> bool:
+    """model.objects.filter(**equals).exists() for plain equalities on non-null values, cached."""
+    names = tuple(equals)
+    meta = model._meta
+    params = [meta.get_field(name).get_db_prep_value(equals[name], connection, prepared=False) for name in names]
+    with connection.cursor() as cursor:
+        cursor.execute(_exists_sql(model, names, connection.vendor), params)
+        return cursor.fetchone() is not None
