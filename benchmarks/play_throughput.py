@@ -27,6 +27,7 @@ import argparse
 import datetime
 import multiprocessing
 import os
+import queue
 import random
 import signal
 import sys
@@ -52,17 +53,20 @@ def numbered(board, move) -> str:
     return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {board.san(move)}"
 
 
-def drive(index: int, processes: int, rate: float, seconds: float, began: float, results, floor: bool = False) -> None:
+def drive(index: int, processes: int, rate: float, seconds: float, start, results, floor: bool = False) -> None:
     """One sending process: its share of the games, its share of the rate, on schedule. Spawned,
-    not forked: a forked child would share the parent's broker and database sockets."""
+    not forked: a forked child would share the parent's broker and database sockets. `start`:
+    (ready queue, go event, began value): the process says it is ready (Django set up, its games
+    read), then waits for the moment all start together."""
     try:
-        results.put(_drive(index, processes, rate, seconds, began, floor))
+        results.put(_drive(index, processes, rate, seconds, start, floor))
     except BaseException as error:
         results.put((index, error))
+        start[0].put(index)  # not ready, but done: the others need not wait for it
         raise
 
 
-def _drive(index: int, processes: int, rate: float, seconds: float, began: float, floor: bool) -> tuple:
+def _drive(index: int, processes: int, rate: float, seconds: float, start, floor: bool) -> tuple:
     import django
 
     django.setup()
@@ -81,6 +85,10 @@ def _drive(index: int, processes: int, rate: float, seconds: float, began: float
         .values_list("white__federation_id", "black__federation_id")
     )
     boards = [chess.Board() for _ in games]
+    ready, go, shared_began = start
+    ready.put(index)
+    go.wait(timeout=600)
+    began = shared_began.value
     latencies, service, late = [], [], 0
     step = processes / rate
     sent = 0
@@ -124,16 +132,27 @@ def _drive(index: int, processes: int, rate: float, seconds: float, began: float
     return index, latencies, service, late, time.perf_counter() - began
 
 
-def send(processes: int, rate: float, seconds: float, *, floor: bool = False, startup: float = 15) -> list[tuple]:
+def send(processes: int, rate: float, seconds: float, *, floor: bool = False, startup: float = 120) -> list[tuple]:
+    """The senders spawned; the schedule starts as soon as all of them are ready (Django set up,
+    their games read), waiting at most `startup` seconds for them, not a fixed guess."""
     context = multiprocessing.get_context("spawn")
-    results = context.Queue()
-    began = time.perf_counter() + startup  # time for the spawned processes to set Django up
+    results, ready, go = context.Queue(), context.Queue(), context.Event()
+    began = context.Value("d", 0.0)
     senders = [
-        context.Process(target=drive, args=(i, processes, rate, seconds, began, results, floor))
+        context.Process(target=drive, args=(i, processes, rate, seconds, (ready, go, began), results, floor))
         for i in range(processes)
     ]
     for sender in senders:
         sender.start()
+    deadline = time.perf_counter() + startup
+    for _ in senders:
+        try:
+            ready.get(timeout=max(0.1, deadline - time.perf_counter()))
+        except queue.Empty:
+            break  # a sender failed to start: its error is on the results queue
+    # perf_counter is the system's monotonic clock: the same moment in every process.
+    began.value = time.perf_counter() + 0.1
+    go.set()
     parts = [results.get(timeout=seconds + 120) for _ in senders]
     failed = [part for part in parts if len(part) == 2]
     if failed:
@@ -154,10 +173,9 @@ def main(argv=None) -> int:
     parser.add_argument("--drain", type=float, default=300, help="seconds to wait for the outbox to drain")
     parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
-    startup = 15.0  # seconds for the spawned senders to set Django up before the schedule starts
     if args.smoke:
         args.games, args.rate, args.processes, args.seconds = 20, 10, 1, 2
-        args.concurrency, args.floor_seconds, args.drain, startup = 1, 1, 60, 8
+        args.concurrency, args.floor_seconds, args.drain = 1, 1, 60
     env = setup()
 
     from benchmarks.pipeline import wait_for_worker
@@ -180,9 +198,9 @@ def main(argv=None) -> int:
         wait_for_worker(worker, log_path)
         # The floor first, in the same run: the same processes writing each message's rows by
         # plain psycopg (benchmarks/play_common.message_floor) as fast as they can.
-        floor_parts = send(args.processes, 1e6, args.floor_seconds, floor=True, startup=startup)
+        floor_parts = send(args.processes, 1e6, args.floor_seconds, floor=True)
         Transmission.objects.all().delete()
-        parts = send(args.processes, args.rate, args.seconds, startup=startup)
+        parts = send(args.processes, args.rate, args.seconds)
         stopped = time.perf_counter()
         outbound = Transmission.objects.filter(direction="out")
         pending_at_stop = outbound.filter(delivery="pending").count()

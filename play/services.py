@@ -8,13 +8,14 @@ other.
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
@@ -29,10 +30,11 @@ from play.rules.segments import split_telegram
 from play.rules.sms_texts import sms_parts
 from play.rules.texts import render
 from players.models import Player
-from toolkit import pagecache
+from toolkit import pagecache, rowsql
 
 logger = logging.getLogger(__name__)
 
+_WHITE, _BLACK = MobileGame._meta.get_field("white"), MobileGame._meta.get_field("black")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on phones
 
 
@@ -173,11 +175,8 @@ def message_receive(
     if not counted and not limits.inbound_allowed(channel, sender, arrival):
         # Before any query: a flood costs a cache round trip a message, and one notice a window.
         return Receipt("rate limited", replies=rate_notice(channel, sender, arrival))
-    if (
-        external_id is not None
-        and Transmission.objects.filter(
-            channel=channel, external_id=external_id, direction=Transmission.Direction.IN
-        ).exists()
+    if external_id is not None and rowsql.exists(
+        Transmission, channel=channel, external_id=external_id, direction=Transmission.Direction.IN
     ):
         return Receipt("duplicate")
     player = identities.player_for(channel, sender)
@@ -207,23 +206,25 @@ def message_receive(
 def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | None, str | None]:
     """The game a message is for, locked (with its players, whom the replies name); or None with
     the reason told to the sender. One query in the common case: the tag's game, or his open ones."""
+    parsed = parse_message(text)
+    tag = parsed.game or game_code
+    annulled = _appeal_of_annulled(player, parsed, tag)
+    if annulled is not None:
+        return annulled, None
+    if not tag:
+        # Locking a second open game for the moment it takes to say "which one?" is harmless.
+        open_games = _open_games_locked(player.pk)
+        if len(open_games) == 1:
+            return open_games[0], None
     mine = (
         MobileGame.objects.filter(Q(white=player) | Q(black=player))
         .exclude(status=MobileGame.Status.ANNULLED)
         .select_related("white", "black")
     )
     locked = mine.select_for_update(of=("self",))
-    tag = parse_message(text).game or game_code
-    annulled = _appeal_of_annulled(player, text, tag)
-    if annulled is not None:
-        return annulled, None
     if tag:
         game = locked.filter(code__iexact=tag).first()
         return (game, None) if game else (None, f"No game #{excerpt(tag.upper())} of yours.")
-    # Locking a second open game for the moment it takes to say "which one?" is harmless.
-    open_games = list(locked.filter(status=MobileGame.Status.OPEN).order_by("pk")[:2])
-    if len(open_games) == 1:
-        return open_games[0], None
     if open_games:
         codes = mine.filter(status=MobileGame.Status.OPEN).order_by("code").values_list("code", flat=True)
         return None, "You play several games: start your message with its code ({}).".format(
@@ -232,6 +233,36 @@ def _pick_game(player, text: str, game_code: str | None) -> tuple[MobileGame | N
     # No open game: the latest one, so a protest after the end still reaches its claim.
     last = locked.order_by("-finished_at", "-pk").first()
     return (last, None) if last else (None, "You have no game.")
+
+
+@functools.cache
+def _open_games_sql(vendor: str) -> str:
+    """The common case's lock query, built once: the player's open games (at most two: one is
+    his game, two mean "which one?") with both players, as the ORM's select_related query reads
+    them; building that query cost more Python than the move itself (issue 28)."""
+    del vendor  # part of the cache key: FOR UPDATE OF is PostgreSQL's
+    quote = connection.ops.quote_name
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    player = quote(Player._meta.db_table)
+    return (
+        f"SELECT {rowsql.select_list(MobileGame, 'g')}, {rowsql.select_list(Player, 'w')}, "  # noqa: S608
+        f"{rowsql.select_list(Player, 'b')} FROM {quote(MobileGame._meta.db_table)} g "
+        f"INNER JOIN {player} w ON w.id = g.white_id INNER JOIN {player} b ON b.id = g.black_id "
+        f"WHERE (g.white_id = %s OR g.black_id = %s) AND g.status = %s ORDER BY g.id LIMIT 2{lock}"
+    )
+
+
+def _open_games_locked(player_id: int) -> list[MobileGame]:
+    with connection.cursor() as cursor:
+        cursor.execute(_open_games_sql(connection.vendor), (player_id, player_id, MobileGame.Status.OPEN))
+        rows = cursor.fetchall()
+    games, width = [], rowsql.width(MobileGame)
+    for row in rows:
+        game = rowsql.instance(MobileGame, row)
+        _WHITE.set_cached_value(game, rowsql.instance(Player, row, width))
+        _BLACK.set_cached_value(game, rowsql.instance(Player, row, width + rowsql.width(Player)))
+        games.append(game)
+    return games
 
 
 def _receive(player, channel, sender, text, arrival, sent, external_id, game_code) -> Receipt:
@@ -274,9 +305,11 @@ def commit_value(
     insert), and on commit deliver it and (if the result changed) ask for a re-rating from the
     finishing moment. `known`: addresses already known, by (color, channel)."""
     moment = _store(game, value)
-    game.save(update_fields=SAVED_FIELDS)
+    # Cached statements (toolkit/rowsql.py): game.save(update_fields=...) and bulk_create, without
+    # building the ORM's queries anew for every message (neither model has signal receivers).
+    rowsql.update_one(game, SAVED_FIELDS)
     replies = [row for item in send for row in outbound_rows(game, item, known)]
-    Transmission.objects.bulk_create([inbound, *replies] if inbound is not None else replies)
+    rowsql.insert_returning([inbound, *replies] if inbound is not None else replies)
     deliver_on_commit(replies, [(game, moment)] if moment else [])
     return replies
 
@@ -482,7 +515,7 @@ def notice_address(game: MobileGame, color: str) -> tuple[str, str]:
     return _address(game, color)
 
 
-def _appeal_of_annulled(player, text: str, tag: str | None) -> MobileGame | None:
+def _appeal_of_annulled(player, parsed, tag: str | None) -> MobileGame | None:
     """An APPEAL from a player whose games were annulled (a withdrawal, rule 8) reaches the game
     of the latest decision on him, though messages otherwise skip annulled games: with a tag,
     that game or another of the decision's games; without one, the decision's game (or its first
@@ -491,7 +524,7 @@ def _appeal_of_annulled(player, text: str, tag: str | None) -> MobileGame | None
     from play.models import Decision
     from play.rules.message import Command
 
-    if parse_message(text).command is not Command.APPEAL:
+    if parsed.command is not Command.APPEAL:
         return None
 
     mine = Q(game__white=player) | Q(game__black=player) | Q(player=player)
