@@ -17,12 +17,12 @@ from __future__ import annotations
 import bisect
 import datetime
 import math
-from operator import itemgetter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from ratings.engines.common import (
