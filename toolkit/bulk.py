@@ -7,8 +7,10 @@ auto_now/auto_now_add timestamps with one "now", other defaults with their value
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import BinaryIO
 
 import orjson
 from django.db import connection, models
@@ -150,14 +152,24 @@ def line_format(model: type[models.Model], columns: Sequence[str]) -> CopyStream
     return CopyStream(json_columns, extra)
 
 
-def copy_lines(model: type[models.Model], columns: Sequence[str], data: bytes) -> None:
-    """COPY text lines made by line_format(model, columns).text_line into the table (PostgreSQL)."""
-    if not data:
+def copy_lines(model: type[models.Model], columns: Sequence[str], data: bytes | BinaryIO) -> None:
+    """COPY text lines made by line_format(model, columns).text_line into the table (PostgreSQL):
+    `data` is the text, or a binary file holding it, sent from its start a megabyte at a time (tens
+    of megabytes of rows cost the process no memory while they wait in a temporary file)."""
+    if isinstance(data, bytes | bytearray):
+        chunks = iter((data,) if data else ())
+    else:
+        data.seek(0)
+        chunks = iter(functools.partial(data.read, 1 << 20), b"")
+    first = next(chunks, None)
+    if first is None:
         return
     with copy_stream(model, columns) as stream:
         if stream.raw is None:
             raise RuntimeError("COPY text lines go to PostgreSQL only")
-        stream.raw(data)
+        stream.raw(first)
+        for chunk in chunks:
+            stream.raw(chunk)
 
 
 @contextmanager

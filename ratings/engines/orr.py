@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from ratings.engines.common import (
@@ -366,8 +367,8 @@ class OrrPlayerResult:
         return {
             "category": self.category,
             "N": self.games,
-            "S": half_points_text(self.half_points),
-            "Yavg": str(round_to(self.yavg, 1)) if self.yavg is not None else None,
+            "S": _half_points_text(self.half_points),
+            "Yavg": _fraction_text(self.yavg.numerator, self.yavg.denominator, 1) if self.yavg is not None else None,
             "Ki": str(round_to(self.ki, 2)) if self.ki is not None else None,
             "Rmax": c.rmax if c else None,
             "Rmin": c.rmin if c else None,
@@ -381,12 +382,22 @@ class OrrPlayerResult:
             "R_calc": self.rating_for_calculation,
             "Ra": self.own_rating,
             "N_total": self.total_games,
-            "S_total": half_points_text(self.total_half_points),
+            "S_total": _half_points_text(self.total_half_points),
             "SR": cents_text(self.sr_cents),
             "K": self.k,
-            "R_change": str(round_to(self.change, 4)) if self.change is not None else None,
+            "R_change": _fraction_text(r.numerator, r.denominator, 4) if (r := self.change) is not None else None,
             "games": [*map(tuple, self.lines)],  # plain tuples: the JSON encoder takes them as they are
         }
+
+
+# The details' texts repeat (a score, a mean age, a rating change of a K and an SR): each is made
+# once, not once per player of the history (a Fraction and a Decimal per call).
+_half_points_text = lru_cache(maxsize=1024)(half_points_text)
+
+
+@lru_cache(maxsize=65536)
+def _fraction_text(numerator: int, denominator: int, places: int) -> str:
+    return str(round_to(Fraction(numerator, denominator), places))
 
 
 @dataclass(slots=True)
@@ -478,21 +489,29 @@ def rate_tournament(tournament: OrrTournament) -> OrrTournamentResult:
     return OrrTournamentResult(coefficient, results)
 
 
+# Fields by position (StoredGame: opponent_rating, half_points; GameLine: half_points, pd_cents),
+# read in C by map() over a player's whole history.
+_OPPONENT_RATING, _HALF_POINTS = itemgetter(0), itemgetter(1)
+_LINE_HALF_POINTS, _LINE_PD = itemgetter(3), itemgetter(4)
+
+
 def _section_one(rating: int, lines: list[GameLine]) -> tuple[int, int, Fraction]:
-    sr_cents = sum(line.dr_cents for line in lines)
+    # Sum of DR = score - PD over the lines, in C: a provisional player's lines include every
+    # stored game, and the property per line was the engine's largest single cost.
+    sr_cents = 50 * sum(map(_LINE_HALF_POINTS, lines)) - sum(map(_LINE_PD, lines))
     k = k_factor(rating, sr_cents >= 0)
     return sr_cents, k, rating_change(k, sr_cents)
 
 
 def _lines(rating: int, games, calc, stored: tuple[StoredGame, ...] = ()) -> list[GameLine]:
+    pd = _pd_cents  # pd_cents(rating, r) without its frame: once per game and player
     lines = [
-        _new(
-            GameLine, (g.round, g.opponent, g.opponent_rating, g.half_points, pd_cents(rating, g.opponent_rating), True)
-        )
-        for g in stored
+        _new(GameLine, (rnd, opponent, opponent_rating, hp, pd(opponent_rating - rating), True))
+        for opponent_rating, hp, _, rnd, opponent in stored
     ]
     for rnd, opponent, hp in games:
-        lines.append(_new(GameLine, (rnd, opponent, calc[opponent], hp, pd_cents(rating, calc[opponent]), False)))
+        opponent_rating = calc[opponent]
+        lines.append(_new(GameLine, (rnd, opponent, opponent_rating, hp, pd(opponent_rating - rating), False)))
     return lines
 
 
@@ -516,7 +535,7 @@ def _rate_player(p: OrrParticipant, result: OrrPlayerResult, games, calc, kt: in
     )
     history = state.stored_games
     all_games = history + new_games
-    total_hp = sum(g.half_points for g in all_games)
+    total_hp = sum(map(_HALF_POINTS, all_games))
     result.total_games, result.total_half_points = len(all_games), total_hp
     scoreless = result.category == NEWCOMER and total_hp == 0
     if result.category == NEWCOMER and (scoreless or not history):
@@ -529,7 +548,7 @@ def _rate_player(p: OrrParticipant, result: OrrPlayerResult, games, calc, kt: in
             fictitious = result.rs
         # The zero-score case cannot arise here (a provisional player scored when he got
         # his rating); should it, his rating stays what it was.
-        est = estimate([g.opponent_rating for g in all_games], total_hp, fictitious, result.corridor.rpmax, fictitious)
+        est = estimate(list(map(_OPPONENT_RATING, all_games)), total_hp, fictitious, result.corridor.rpmax, fictitious)
         result.rsr, result.rkor, result.fictitious_opponent = est.rsr, est.value, est.fictitious_opponent
         ra = result.rkor
     result.own_rating = ra

@@ -11,9 +11,10 @@ from ratings.models import System
 ENGINE_SYSTEMS = (System.ORR, System.MCHESS, System.PLAYCHESS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Standing:
-    """A player's standing in one system between events: what PlayerRating and the snapshots hold."""
+    """A player's standing in one system between events: what PlayerRating and the snapshots hold.
+    Slots: a full re-rating keeps one per player and system alive (300,000), each without a dict."""
 
     rating: int | None = None
     provisional: bool = False

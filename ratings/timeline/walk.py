@@ -14,12 +14,16 @@ Callers run this inside one transaction under the rating lock.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import gc
 import logging
 import os
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from typing import BinaryIO
 
 from django.conf import settings
 from django.utils import timezone
@@ -47,6 +51,8 @@ logger = logging.getLogger(__name__)
 
 RATING_COLUMNS = ("player_id", "system", "rating", "provisional", "games", "tournaments", "last_played", "state")
 PROVISIONAL_COLUMNS = ("player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score")
+# The youngest generation's threshold during the rating (Python's default: 700 allocations).
+GC_YOUNGEST = 20_000
 RATE = {"tournament": tournament.rate, "mobile": mobile.rate, "penalty": penalty.penalise}
 
 
@@ -185,9 +191,10 @@ class Replay:
 
     # --- Writing ------------------------------------------------------------------------------
 
-    def persist(self, ready: dict[str, tuple[bytes, bytes]] | None = None) -> None:
+    def persist(self, ready: dict[str, tuple[BinaryIO, BinaryIO]] | None = None) -> None:
         """Write the touched players' standings; `ready` holds, per system, their PlayerRating and
-        ProvisionalGame rows already as COPY text (ready_rows: ORR's, made by the forked child)."""
+        ProvisionalGame rows already as COPY text in temporary files (write_ready: made while the
+        rating was still going on, ORR's by the forked child)."""
         ready = ready or {}
         InactivityPenalty.objects.bulk_create(self.penalties, batch_size=2000)
         self.summary.penalties = len(self.penalties)
@@ -210,17 +217,23 @@ class Replay:
             if system in (System.ORR, System.PLAYCHESS):
                 copy_rows(ProvisionalGame, PROVISIONAL_COLUMNS, self._provisional_games(system, touched))
 
-    def ready_rows(self, system: str) -> tuple[bytes, bytes]:
-        """The touched players' PlayerRating and ProvisionalGame rows of `system` as COPY text, for
-        persist: made where the standings are (the forked child), so that they cross the pipe as
-        text, not as objects the parent would unpickle and then format itself."""
-        touched = self.touched[system]
+    def write_ready(self, system: str, files: tuple[BinaryIO, BinaryIO], between: Callable[[], None]) -> None:
+        """The touched players' PlayerRating and ProvisionalGame rows of `system` as COPY text into
+        two files, for persist, with `between()` called every few thousand players: made in the
+        split run as soon as a process has rated its systems, beside the other process still
+        rating, and kept on disk, not in either process's memory (the worker's peak is measured)."""
         ratings = line_format(PlayerRating, RATING_COLUMNS).text_line
         games = line_format(ProvisionalGame, PROVISIONAL_COLUMNS).text_line
-        return (
-            "".join(map(ratings, self._ratings(system, touched))).encode(),
-            "".join(map(games, self._provisional_games(system, touched))).encode(),
-        )
+        touched = list(self.touched[system])
+        ratings_file, games_file = files
+        for start in range(0, len(touched), 5000):
+            some = touched[start : start + 5000]
+            ratings_file.write("".join(map(ratings, self._ratings(system, some))).encode())
+            if system in (System.ORR, System.PLAYCHESS):
+                games_file.write("".join(map(games, self._provisional_games(system, some))).encode())
+            between()
+        ratings_file.flush()
+        games_file.flush()
 
     def _ratings(self, system, touched):
         for player_id in touched:
@@ -261,7 +274,39 @@ def timeline(replay: Replay, key: Key) -> list[tuple]:
 
 def replay_from(key: Key) -> Summary:
     """Roll back to just before `key` and rate every event from there on, in order."""
-    key = Key(*key)
+    with _collector_aside() as read_done:
+        return _replay_from(Key(*key), read_done)
+
+
+@contextlib.contextmanager
+def _collector_aside():
+    """Python's cyclic garbage collector kept out of the replay's way (issue 28's profile). The
+    read makes millions of plain tuples that can form no cycle, and every full collection walked
+    all of them again, in the parent and in the forked child. So: no collection during the read;
+    then (`read_done()`) what was read is frozen, so that collections skip it (and the child's do
+    not copy its pages by marking them), and the rating collects what it makes, in larger steps."""
+    enabled = gc.isenabled()
+    thresholds = gc.get_threshold()
+    frozen_before = gc.get_freeze_count()  # a server that froze its start-up objects keeps them so
+    gc.disable()
+
+    def read_done() -> None:
+        gc.freeze()
+        gc.set_threshold(max(thresholds[0], GC_YOUNGEST), *thresholds[1:])
+        if enabled:
+            gc.enable()
+
+    try:
+        yield read_done
+    finally:
+        if not frozen_before:
+            gc.unfreeze()  # the history read is garbage after the run: collectable again
+        gc.set_threshold(*thresholds)
+        if enabled:
+            gc.enable()
+
+
+def _replay_from(key: Key, read_done: Callable[[], None]) -> Summary:
     clock = _Clock()
     replay = Replay()
     replay.roll_back(key)
@@ -275,12 +320,29 @@ def replay_from(key: Key) -> Summary:
     games_count = sum(len(e[2].games) for e in events if e[1] == "tournament")
     games_count += sum(1 for e in events if e[1] == "mobile")
     clock.lap("read")
+    read_done()
     if settings.RATING_RUN_PAUSE_SECONDS:
         time.sleep(settings.RATING_RUN_PAUSE_SECONDS)  # failure drills: a window to kill the worker in
+    with contextlib.ExitStack() as files:  # the split run's temporary files, closed after persist
+        _rate_and_persist(replay, events, games_count, files, clock)
+    rated = {"tournament": replay.summary.tournaments, "mobile": replay.summary.mobile_games}
+    for source in registered():
+        if rated.get(source.kind):
+            source.rated(rated[source.kind])
+    clock.lap("write the ratings")
+    # The public pages show the new ratings from the commit on; the most visited ones rendered first.
+    pagecache.bump_on_commit(warm=True)
+    logger.info("replayed %s events, %s games, %s changes: %s", len(events), games_count, replay.summary.changes, clock)
+    return replay.summary
+
+
+def _rate_and_persist(replay: Replay, events, games_count: int, files: contextlib.ExitStack, clock) -> None:
+    """Rate every event, the changes streaming into one COPY (split between two processes for a long
+    history), then write the standings; `files` holds the split run's temporary files until then."""
     ready = None
     with copy_stream(RatingChange, lines.CHANGE_COLUMNS) as stream:
         if stream.raw is not None and games_count >= settings.RATING_PARALLEL_MIN_GAMES and hasattr(os, "fork"):
-            ready = _run_split(replay, events, stream)
+            ready = _run_split(replay, events, stream, files)
         elif stream.raw is not None:
             replay.write, flush = lines.line_writer(stream)
             _run(replay, events)
@@ -291,15 +353,6 @@ def replay_from(key: Key) -> Summary:
     replay.write = replay._no_writer
     clock.lap("rate and write the changes")
     replay.persist(ready)
-    rated = {"tournament": replay.summary.tournaments, "mobile": replay.summary.mobile_games}
-    for source in registered():
-        if rated.get(source.kind):
-            source.rated(rated[source.kind])
-    clock.lap("write the ratings")
-    # The public pages show the new ratings from the commit on; the most visited ones rendered first.
-    pagecache.bump_on_commit(warm=True)
-    logger.info("replayed %s events, %s games, %s changes: %s", len(events), games_count, replay.summary.changes, clock)
-    return replay.summary
 
 
 class _Clock:
@@ -330,28 +383,34 @@ def _run(replay: Replay, events, after_each=None) -> None:
             after_each()
 
 
-def _run_split(replay: Replay, events, stream) -> dict[str, tuple[bytes, bytes]]:
-    """ORR in a forked child, Mchess and PlayChess here, both on the same events, in parallel."""
+def _run_split(replay: Replay, events, stream, files: contextlib.ExitStack) -> dict[str, tuple[BinaryIO, BinaryIO]]:
+    """ORR in a forked child, Mchess and PlayChess here, both on the same events, in parallel.
+    Each process also writes its systems' standings as COPY text into temporary files (opened
+    here, before the fork, so the child's are shared with this process) for persist."""
     from ratings.forked import Child
 
     tail = stream.line_end
+    here = (System.MCHESS, System.PLAYCHESS)
+    temporary = lambda: files.enter_context(tempfile.TemporaryFile())  # noqa: E731, SIM115 - the stack closes it
+    ready = {system: (temporary(), temporary()) for system in ENGINE_SYSTEMS}
 
     def rate_orr(write_line):
         replay.systems = (System.ORR,)
         replay.write = lambda row: write_line(lines.change_line(row, tail))
         _run(replay, events)
-        rows = replay.ready_rows(System.ORR)
-        replay.standings[System.ORR].clear()  # they are text now: freed before the result is pickled
-        return replay.touched[System.ORR], replay.summary.changes, rows
+        replay.write_ready(System.ORR, ready[System.ORR], between=_nothing)
+        return replay.touched[System.ORR], replay.summary.changes
 
     child = Child(rate_orr)
     try:
-        replay.systems = (System.MCHESS, System.PLAYCHESS)
+        replay.systems = here
         replay.write, flush = lines.line_writer(stream)
         forward = lambda: child.forward(stream.raw)  # noqa: E731 - passed on as a callback
         _run(replay, events, after_each=forward)
         flush()
-        touched, changes, orr_rows = child.finish(stream.raw)
+        for system in here:  # while the child may still be rating, its lines passed on between
+            replay.write_ready(system, ready[system], between=forward)
+        touched, changes = child.finish(stream.raw)
     except BaseException:
         child.kill()
         raise
@@ -359,7 +418,11 @@ def _run_split(replay: Replay, events, stream) -> dict[str, tuple[bytes, bytes]]
     # ORR's standings stay in the child: its rows come back ready to COPY (persist).
     replay.touched[System.ORR] |= touched
     replay.summary.changes += changes
-    return {System.ORR: orr_rows}
+    return ready
+
+
+def _nothing() -> None:
+    pass
 
 
 __all__ = ["START", "Replay", "Summary", "local_date", "replay_from"]

@@ -1,6 +1,7 @@
 """Rating runs: every system, in date order, re-rating on late uploads, nothing ever half-applied."""
 
 import datetime
+import gc
 from unittest import mock
 
 import pytest
@@ -347,3 +348,15 @@ def test_it_leaves_everything_as_it_was_after_a_failure_in_the_child_process(set
     with broken, pytest.raises(forked.ChildFailed, match="bad data in round 2"):
         services.rerate_since(since=None)
     assert results_snapshot() == before
+
+
+def test_it_leaves_the_garbage_collector_as_it_found_it():
+    """A replay pauses the cyclic collector while it reads and freezes what it read (issue 28):
+    afterwards the process collects as before, and nothing stays frozen."""
+    kids = children(8, seed=9)
+    rate(*season(kids, count=2))
+    thresholds = gc.get_threshold()
+    services.rerate_since(since=None)
+    assert gc.isenabled()
+    assert gc.get_threshold() == thresholds
+    assert gc.get_freeze_count() == 0
