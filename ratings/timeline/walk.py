@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import gc
 import logging
 import os
 import tempfile
@@ -46,13 +45,12 @@ from ratings.timeline.sources import Facts, registered
 from ratings.timeline.state import ENGINE_SYSTEMS, Standing, Summary, override, score
 from toolkit import pagecache
 from toolkit.bulk import copy_lines, copy_rows, copy_stream, line_format
+from toolkit.collector import collector_aside
 
 logger = logging.getLogger(__name__)
 
 RATING_COLUMNS = ("player_id", "system", "rating", "provisional", "games", "tournaments", "last_played", "state")
 PROVISIONAL_COLUMNS = ("player_id", "system", "tournament_id", "round", "opponent_id", "opponent_rating", "score")
-# The youngest generation's threshold during the rating (Python's default: 700 allocations).
-GC_YOUNGEST = 20_000
 RATE = {"tournament": tournament.rate, "mobile": mobile.rate, "penalty": penalty.penalise}
 
 
@@ -274,36 +272,8 @@ def timeline(replay: Replay, key: Key) -> list[tuple]:
 
 def replay_from(key: Key) -> Summary:
     """Roll back to just before `key` and rate every event from there on, in order."""
-    with _collector_aside() as read_done:
+    with collector_aside() as read_done:
         return _replay_from(Key(*key), read_done)
-
-
-@contextlib.contextmanager
-def _collector_aside():
-    """Python's cyclic garbage collector kept out of the replay's way (issue 28's profile). The
-    read makes millions of plain tuples that can form no cycle, and every full collection walked
-    all of them again, in the parent and in the forked child. So: no collection during the read;
-    then (`read_done()`) what was read is frozen, so that collections skip it (and the child's do
-    not copy its pages by marking them), and the rating collects what it makes, in larger steps."""
-    enabled = gc.isenabled()
-    thresholds = gc.get_threshold()
-    frozen_before = gc.get_freeze_count()  # a server that froze its start-up objects keeps them so
-    gc.disable()
-
-    def read_done() -> None:
-        gc.freeze()
-        gc.set_threshold(max(thresholds[0], GC_YOUNGEST), *thresholds[1:])
-        if enabled:
-            gc.enable()
-
-    try:
-        yield read_done
-    finally:
-        if not frozen_before:
-            gc.unfreeze()  # the history read is garbage after the run: collectable again
-        gc.set_threshold(*thresholds)
-        if enabled:
-            gc.enable()
 
 
 def _replay_from(key: Key, read_done: Callable[[], None]) -> Summary:
