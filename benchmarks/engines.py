@@ -106,19 +106,20 @@ def run_orr_swiss(seed: int, repeat: int) -> float:
 
 
 def run_mchess(tournaments) -> None:
+    """The new ratings alone (details=False): what a caller that needs no details pays."""
     ratings: dict[int, int] = defaultdict(int)
     for games in tournaments:
         start = {}
         for g in games:
             start[g.white] = ratings[g.white]
             start[g.black] = ratings[g.black]
-        for pid, result in mchess.rate_tournament(start, games).items():
+        for pid, result in mchess.rate_tournament(start, games, details=False).items():
             ratings[pid] = result.rating_after
 
 
 def run_mchess_details(tournaments) -> None:
-    """Mchess as a rating run uses it: every player's games, points and per-game deltas asked for
-    (the engine computes them only when asked; a run writes them into each change's details)."""
+    """Mchess as a rating run uses it: every player's games, points and per-game deltas recorded
+    (`details`, the default) and read, as a run writes them into each change's details."""
     ratings: dict[int, int] = defaultdict(int)
     for games in tournaments:
         start = {}

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from ratings.engines.common import (
@@ -128,6 +129,7 @@ class MchessPlayerResult(NamedTuple):
 
 
 _NO_GAMES = (0, 0, ())
+_HALF_POINTS = itemgetter(4)  # of a GameDelta
 
 
 class _Run:
@@ -141,43 +143,43 @@ class _Run:
         self.weight = weight
         self._facts = None
 
-    def facts(self) -> dict[PlayerId, list]:
-        """The same loop as rate_tournament's, recording each game's GameDelta for both players."""
-        facts = self._facts
-        if facts is not None:
-            return facts
-        facts = self._facts = {}
-        current = dict(self.start)
-        table = _changes(self.weight)
-        for rnd, white, black, hw in zip(self.rounds, self.whites, self.blacks, self.hws, strict=True):
-            rw = current[white]
-            rb = current[black]
-            change = table[(rw - rb) * 4 + hw]  # filled by the rating loop
-            new_w = rw + change
-            new_b = rb - change
-            if new_w < FLOOR or new_w > CAP:
-                new_w = FLOOR if new_w < FLOOR else CAP
-            if new_b < FLOOR or new_b > CAP:
-                new_b = FLOOR if new_b < FLOOR else CAP
-            current[white] = new_w
-            current[black] = new_b
-            own = facts.get(white)
-            if own is None:
-                own = facts[white] = [0, 0, []]
-            own[0] += 1
-            own[1] += hw
-            own[2].append(_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
-            own = facts.get(black)
-            if own is None:
-                own = facts[black] = [0, 0, []]
-            own[0] += 1
-            own[1] += 2 - hw
-            own[2].append(_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
-        return facts
+    def facts(self) -> dict[PlayerId, tuple]:
+        """Every player's (games, half points, deltas): the rating loop again, recording."""
+        if self._facts is None:
+            self._facts = _recorded(dict(self.start), self.rounds, self.whites, self.blacks, self.hws, self.weight)
+        return self._facts
+
+
+def _recorded(current: dict, rounds, whites, blacks, hws, weight: int) -> dict[PlayerId, tuple]:
+    """The rating loop recording each game's GameDelta for both players (`current` is updated):
+    {player: (games, half points, deltas)} for those who played."""
+    table = _changes(weight)
+    deltas: dict[PlayerId, list] = {pid: [] for pid in current}
+    append = {pid: own.append for pid, own in deltas.items()}
+    floor, cap = FLOOR, CAP
+    for rnd, white, black, hw in zip(rounds, whites, blacks, hws, strict=True):
+        rw = current[white]
+        rb = current[black]
+        key = (rw - rb) * 4 + hw
+        try:
+            change = table[key]
+        except KeyError:  # a difference and result not met before with this weight
+            change = table[key] = _white_change(weight, rw, rb, hw)
+        new_w = rw + change
+        new_b = rb - change
+        if new_w < floor or new_w > cap:
+            new_w = floor if new_w < floor else cap
+        if new_b < floor or new_b > cap:
+            new_b = floor if new_b < floor else cap
+        current[white] = new_w
+        current[black] = new_b
+        append[white](_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
+        append[black](_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
+    return {pid: (len(own), sum(map(_HALF_POINTS, own)), own) for pid, own in deltas.items() if own}
 
 
 def rate_tournament(
-    ratings: Mapping[PlayerId, int], games: Iterable[Game], *, weight: int = DEFAULT_WEIGHT
+    ratings: Mapping[PlayerId, int], games: Iterable[Game], *, weight: int = DEFAULT_WEIGHT, details: bool = True
 ) -> dict[PlayerId, MchessPlayerResult]:
     """Rate one tournament. `ratings` holds every participant's Mchess rating at its start.
 
@@ -189,6 +191,9 @@ def rate_tournament(
     so it is looked up in a table kept per weight (filled on first use with game_change's exact
     integer rounding). Each player has one game a round and the rounds are applied in order, so
     applying a round's games in turn reads the ratings from before that round.
+
+    With `details` (a rating run writes them) each game's GameDelta is recorded in the same loop;
+    without, only the new ratings are computed and the details, if ever asked, by a second loop.
     """
     if weight <= 0:
         raise ValueError("the weight W must be positive")
@@ -196,6 +201,10 @@ def rate_tournament(
     current = start.copy()
     columns = _columns(games if type(games) is list else list(games), current)
     rounds, whites, blacks, hws = columns
+    run = _Run(start, rounds, whites, blacks, hws, weight)
+    if details:
+        run._facts = _recorded(current, rounds, whites, blacks, hws, weight)
+        return {pid: _new(MchessPlayerResult, (pid, rating, current[pid], run)) for pid, rating in start.items()}
     table = _changes(weight)
     floor, cap = FLOOR, CAP
     for white, black, hw in zip(whites, blacks, hws, strict=True):
@@ -214,7 +223,6 @@ def rate_tournament(
             new_b = floor if new_b < floor else cap
         current[white] = new_w
         current[black] = new_b
-    run = _Run(start, rounds, whites, blacks, hws, weight)
     return {pid: _new(MchessPlayerResult, (pid, rating, current[pid], run)) for pid, rating in start.items()}
 
 
