@@ -106,20 +106,8 @@ def run_orr_swiss(seed: int, repeat: int) -> float:
 
 
 def run_mchess(tournaments) -> None:
-    """The new ratings alone (details=False): what a caller that needs no details pays."""
-    ratings: dict[int, int] = defaultdict(int)
-    for games in tournaments:
-        start = {}
-        for g in games:
-            start[g.white] = ratings[g.white]
-            start[g.black] = ratings[g.black]
-        for pid, result in mchess.rate_tournament(start, games, details=False).items():
-            ratings[pid] = result.rating_after
-
-
-def run_mchess_details(tournaments) -> None:
-    """Mchess as a rating run uses it: every player's games, points and per-game deltas recorded
-    (`details`, the default) and read, as a run writes them into each change's details."""
+    """As a rating run uses it: every player's games, points and per-game deltas recorded and read
+    (a run writes them into each change's details)."""
     ratings: dict[int, int] = defaultdict(int)
     for games in tournaments:
         start = {}
@@ -128,7 +116,7 @@ def run_mchess_details(tournaments) -> None:
             start[g.black] = ratings[g.black]
         for pid, result in mchess.rate_tournament(start, games).items():
             ratings[pid] = result.rating_after
-            result.deltas  # noqa: B018 - asked, as the run's details ask
+            result.deltas  # noqa: B018 - read, as the run's details read them
 
 
 def run_playchess(tournaments) -> None:
@@ -182,7 +170,6 @@ def main(argv=None) -> int:
     engines = (
         ("Elo reference loop", run_elo, None, None),
         ("Mchess", run_mchess, 5.0, 2.0),
-        ("Mchess, every player's details asked", run_mchess_details, None, 2.0),
         ("PlayChess", run_playchess, 5.0, 3.0),
         ("GCR (holistic, two passes)", run_gcr, 10.0, 4.0),
     )

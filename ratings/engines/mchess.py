@@ -96,18 +96,16 @@ def lrp_text(difference: int) -> str:
 
 
 class MchessPlayerResult(NamedTuple):
-    """One player's outcome. rating_after is computed with the tournament; games, half_points and
-    the per-game deltas (what details() writes) come from one replay of the tournament's games,
-    made for all its players on the first access to any of them: a rating run asks for them, a
-    list recalculation that needs only the new ratings does not pay for two GameDeltas a game.
-    A named tuple built with tuple.__new__: forty of them a tournament, no Python __init__ each."""
+    """One player's outcome. games, half_points and the per-game deltas (what details() writes)
+    are read from the tournament's record of its games, shared by its players. A named tuple
+    built with tuple.__new__: forty of them a tournament, no Python __init__ each."""
 
     id: PlayerId
     rating_before: int
     rating_after: int
-    run: _Run | None = None  # the tournament's replay, shared by its players
+    run: _Run | None = None  # the tournament's record of its games, shared by its players
 
-    def _own(self) -> list:
+    def _own(self) -> tuple:
         run = self.run
         return _NO_GAMES if run is None else run.facts().get(self.id, _NO_GAMES)
 
@@ -133,20 +131,15 @@ _HALF_POINTS = itemgetter(4)  # of a GameDelta
 
 
 class _Run:
-    """What a tournament's replay needs: its start ratings, its rated games in the order applied
-    (columns), the weight; and, once asked, every player's [games, half points, deltas]."""
+    """A tournament's recorded games, shared by its players' results: {player: (games, half points,
+    deltas)} for those who played."""
 
-    __slots__ = ("_facts", "blacks", "hws", "rounds", "start", "weight", "whites")
+    __slots__ = ("_facts",)
 
-    def __init__(self, start, rounds, whites, blacks, hws, weight) -> None:
-        self.start, self.rounds, self.whites, self.blacks, self.hws = start, rounds, whites, blacks, hws
-        self.weight = weight
-        self._facts = None
+    def __init__(self, facts: dict[PlayerId, tuple]) -> None:
+        self._facts = facts
 
     def facts(self) -> dict[PlayerId, tuple]:
-        """Every player's (games, half points, deltas): the rating loop again, recording."""
-        if self._facts is None:
-            self._facts = _recorded(dict(self.start), self.rounds, self.whites, self.blacks, self.hws, self.weight)
         return self._facts
 
 
@@ -179,7 +172,7 @@ def _recorded(current: dict, rounds, whites, blacks, hws, weight: int) -> dict[P
 
 
 def rate_tournament(
-    ratings: Mapping[PlayerId, int], games: Iterable[Game], *, weight: int = DEFAULT_WEIGHT, details: bool = True
+    ratings: Mapping[PlayerId, int], games: Iterable[Game], *, weight: int = DEFAULT_WEIGHT
 ) -> dict[PlayerId, MchessPlayerResult]:
     """Rate one tournament. `ratings` holds every participant's Mchess rating at its start.
 
@@ -191,38 +184,16 @@ def rate_tournament(
     so it is looked up in a table kept per weight (filled on first use with game_change's exact
     integer rounding). Each player has one game a round and the rounds are applied in order, so
     applying a round's games in turn reads the ratings from before that round.
-
-    With `details` (a rating run writes them) each game's GameDelta is recorded in the same loop;
-    without, only the new ratings are computed and the details, if ever asked, by a second loop.
+    Each game's GameDelta is recorded for both players in the same loop (a rating run writes them
+    into every change's details).
     """
     if weight <= 0:
         raise ValueError("the weight W must be positive")
-    start = dict(ratings)  # kept for the replay: the caller may change his mapping later
+    start = dict(ratings)
     current = start.copy()
     columns = _columns(games if type(games) is list else list(games), current)
     rounds, whites, blacks, hws = columns
-    run = _Run(start, rounds, whites, blacks, hws, weight)
-    if details:
-        run._facts = _recorded(current, rounds, whites, blacks, hws, weight)
-        return {pid: _new(MchessPlayerResult, (pid, rating, current[pid], run)) for pid, rating in start.items()}
-    table = _changes(weight)
-    floor, cap = FLOOR, CAP
-    for white, black, hw in zip(whites, blacks, hws, strict=True):
-        rw = current[white]
-        rb = current[black]
-        key = (rw - rb) * 4 + hw
-        try:
-            change = table[key]
-        except KeyError:  # a difference and result not met before with this weight
-            change = table[key] = _white_change(weight, rw, rb, hw)
-        new_w = rw + change
-        new_b = rb - change
-        if new_w < floor or new_w > cap:
-            new_w = floor if new_w < floor else cap
-        if new_b < floor or new_b > cap:
-            new_b = floor if new_b < floor else cap
-        current[white] = new_w
-        current[black] = new_b
+    run = _Run(_recorded(current, rounds, whites, blacks, hws, weight))
     return {pid: _new(MchessPlayerResult, (pid, rating, current[pid], run)) for pid, rating in start.items()}
 
 
