@@ -96,56 +96,26 @@ def lrp_text(difference: int) -> str:
 
 
 class MchessPlayerResult(NamedTuple):
-    """One player's outcome. games, half_points and the per-game deltas (what details() writes)
-    are read from the tournament's record of its games, shared by its players. A named tuple
-    built with tuple.__new__: forty of them a tournament, no Python __init__ each."""
+    """One player's outcome and the per-game deltas details() writes. A named tuple built with
+    tuple.__new__: forty of them a tournament, no Python __init__ each."""
 
     id: PlayerId
     rating_before: int
     rating_after: int
-    run: _Run | None = None  # the tournament's record of its games, shared by its players
-
-    def _own(self) -> tuple:
-        run = self.run
-        return _NO_GAMES if run is None else run.facts().get(self.id, _NO_GAMES)
-
-    @property
-    def games(self) -> int:
-        return self._own()[0]
-
-    @property
-    def half_points(self) -> int:
-        return self._own()[1]
-
-    @property
-    def deltas(self) -> list[GameDelta]:
-        return list(self._own()[2])
+    games: int
+    half_points: int
+    deltas: list[GameDelta]
 
     def details(self, weight: int) -> dict:
         # JSON arrays in GameDelta's field order (plain tuples: the encoder takes them as they are).
-        return {"W": weight, "games": [*map(tuple, self._own()[2])]}
+        return {"W": weight, "games": [*map(tuple, self.deltas)]}
 
 
-_NO_GAMES = (0, 0, ())
 _HALF_POINTS = itemgetter(4)  # of a GameDelta
 
 
-class _Run:
-    """A tournament's recorded games, shared by its players' results: {player: (games, half points,
-    deltas)} for those who played."""
-
-    __slots__ = ("_facts",)
-
-    def __init__(self, facts: dict[PlayerId, tuple]) -> None:
-        self._facts = facts
-
-    def facts(self) -> dict[PlayerId, tuple]:
-        return self._facts
-
-
-def _recorded(current: dict, rounds, whites, blacks, hws, weight: int) -> dict[PlayerId, tuple]:
-    """The rating loop recording each game's GameDelta for both players (`current` is updated):
-    {player: (games, half points, deltas)} for those who played."""
+def _recorded(current: dict, rounds, whites, blacks, hws, weight: int) -> dict[PlayerId, list[GameDelta]]:
+    """The rating loop recording each game's GameDelta for both players (`current` is updated)."""
     table = _changes(weight)
     deltas: dict[PlayerId, list] = {pid: [] for pid in current}
     append = {pid: own.append for pid, own in deltas.items()}
@@ -168,7 +138,7 @@ def _recorded(current: dict, rounds, whites, blacks, hws, weight: int) -> dict[P
         current[black] = new_b
         append[white](_new(GameDelta, (rnd, black, rw, rb, hw, new_w - rw)))
         append[black](_new(GameDelta, (rnd, white, rb, rw, 2 - hw, new_b - rb)))
-    return {pid: (len(own), sum(map(_HALF_POINTS, own)), own) for pid, own in deltas.items() if own}
+    return deltas
 
 
 def rate_tournament(
@@ -193,8 +163,12 @@ def rate_tournament(
     current = start.copy()
     columns = _columns(games if type(games) is list else list(games), current)
     rounds, whites, blacks, hws = columns
-    run = _Run(_recorded(current, rounds, whites, blacks, hws, weight))
-    return {pid: _new(MchessPlayerResult, (pid, rating, current[pid], run)) for pid, rating in start.items()}
+    deltas = _recorded(current, rounds, whites, blacks, hws, weight)
+    return {
+        pid: _new(MchessPlayerResult, (pid, rating, current[pid], len(own), sum(map(_HALF_POINTS, own)), own))
+        for pid, rating in start.items()
+        for own in (deltas[pid],)
+    }
 
 
 def _columns(games: list, current: dict) -> tuple[tuple, tuple, tuple, tuple]:
