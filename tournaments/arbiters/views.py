@@ -99,6 +99,8 @@ def preview(request, pk: int):
     upload = _own_upload(request, pk)
     if upload.status in (Upload.Status.PARSING, Upload.Status.FAILED):
         return _reading(request, upload)
+    if upload.status == Upload.Status.CONFIRMED:
+        return redirect("arbiter:upload_progress", pk=upload.pk)  # back after confirming: where it stands
     if upload.status != Upload.Status.PREVIEW:
         messages.info(request, _("This upload was handled already."))
         return redirect("arbiter:home")

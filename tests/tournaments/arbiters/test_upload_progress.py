@@ -333,6 +333,10 @@ class ProgressPageTestCase(ArbiterTestCase):
         self.login(self.arbiter)
         assert self.client.post(self.url).status_code == 405  # a page to look at, nothing to send
 
+    def test_it_sends_the_confirmed_uploads_preview_to_its_progress(self):
+        self.login(self.arbiter)
+        self.assertRedirects(self.client.get(reverse("arbiter:preview", args=[self.upload.pk])), self.url)
+
     def test_it_sends_an_upload_not_confirmed_to_its_preview(self):
         upload = services.upload_create(user=self.arbiter, file_name="other.trf", data=small_trf() + b"\n")
         self.login(self.arbiter)
