@@ -87,7 +87,7 @@ bench-accuracy: $(VENV)/.runtime
 .PHONY: bench-confirm
 bench-confirm: $(VENV)/.runtime
 	mkdir -p benchmarks/results
-	$(PY) -m benchmarks.confirm | tee benchmarks/results/confirm.md
+	$(PY) -m benchmarks.arbiters.confirm | tee benchmarks/results/confirm.md
 
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime

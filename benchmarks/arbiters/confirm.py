@@ -9,8 +9,8 @@ the POST until the upload's progress page says "published" (visitors are served 
 polling its part every 0.2 s as the page's htmx does every second. The worst of the runs is the
 figure; the machine's load average is printed with each.
 
-    python -m benchmarks.confirm [--runs 3]      # a fresh SQLite file, migrated, `load_demo` (minutes)
-    python -m benchmarks.confirm --smoke         # one confirmation on the migrated DATABASE_URL given
+    python -m benchmarks.arbiters.confirm [--runs 3]      # a fresh SQLite file, migrated, `load_demo` (minutes)
+    python -m benchmarks.arbiters.confirm --smoke         # one confirmation on the migrated DATABASE_URL given
 
 Nothing here is a test's timed assertion: the goals (an answer within 1 s, the report within 3 s)
 are read from the table.
@@ -32,7 +32,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "a-benchmark-password-35"  # noqa: S105 (a throw-away account of a throw-away database)
 RUN_DONE = re.compile(r"Task ratings\.tasks\.run_rating_requests\[[^\]]*\] (succeeded|raised)")
 
