@@ -397,6 +397,9 @@ class ProgressPageTestCase(ArbiterTestCase):
         for page in (english, russian):
             assert 'id="report-link"' in page and "hx-trigger" not in page
             assert "wait" not in page and "ждёт" not in page
+        pagecache.version()  # a visitor came: the stamp stored is the data's as it is now
+        assert cache.get(pagecache.DATABASE_KEY) is not None
+        assert 'data-state="published"' in self.page()
 
     def test_it_says_failed_with_the_error_to_the_arbiter_and_staff(self):
         Tournament.objects.filter(pk=self.tournament.pk).update(
