@@ -82,6 +82,13 @@ bench-accuracy: $(VENV)/.runtime
 	mkdir -p benchmarks/results
 	$(PY) -m benchmarks.accuracy | tee benchmarks/results/accuracy.md
 
+# An arbiter's confirmation under `runserver` with nothing configured, the demo loaded: the POST's
+# answer and the time until its progress page says published (issue 35, 3).
+.PHONY: bench-confirm
+bench-confirm: $(VENV)/.runtime
+	mkdir -p benchmarks/results
+	$(PY) -m benchmarks.arbiters.confirm | tee benchmarks/results/confirm.md
+
 # 50 concurrent clients against gunicorn on a generated federation, without and with the page cache.
 bench-load: $(VENV)/.runtime
 	mkdir -p benchmarks/results

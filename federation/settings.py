@@ -262,6 +262,12 @@ DEV_SCHEDULER = env_bool("DEV_SCHEDULER", default=CELERY_TASK_ALWAYS_EAGER and n
 if DEV_SCHEDULER and (PRODUCTION or not CELERY_TASK_ALWAYS_EAGER):
     # The jobs would run in the web process beside beat's: twice, and on the web's time.
     raise ImproperlyConfigured("DEV_SCHEDULER=true is for development without a broker: run `make beat` instead")
+# With DEV_SCHEDULER, `runserver` also hands these tasks to a runner of its own (toolkit/scheduler.py)
+# instead of running them eagerly inside the request that queued them: one at a time, in a thread
+# of their own, so an arbiter's confirmation answers at once and its page follows the rating run.
+# Each must be a wake-up without arguments, idempotent (it is sent once more when the runner starts).
+# Management commands and tests keep running every task eagerly where it is sent.
+DEV_RUNNER_TASKS = ["ratings.tasks.run_rating_requests"]
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # The computers' moves have their own queue and worker (`make engine-worker`), so a rating run is
 # never delayed by a game and a game never waits behind a rating run.

@@ -524,6 +524,13 @@ def tournament_run(*, tournament) -> RatingRequest | None:
     return min(rows, key=lambda r: order[r.state], default=None)
 
 
+def runs_ahead() -> int:
+    """How many rating runs go before a request that waits now: those running (each claimed every
+    request waiting when it started; the next run claims all those waiting now, together)."""
+    running = RatingRequest.objects.filter(state=RatingRequest.State.RUNNING)
+    return running.values("run_token").distinct().count()
+
+
 def rating_run_waiting() -> bool:
     """A rating request waits to be run (the page warming gives way to it)."""
     return RatingRequest.objects.filter(state=RatingRequest.State.PENDING).exists()

@@ -141,6 +141,21 @@ def last_warming() -> dict | None:
     return cache.get(WARMING_KEY)
 
 
+def current() -> bool:
+    """Whether visitors are now served pages of the data as it stands in the database: False from a
+    writer's commit until its bump (a rating run's pages being warmed), when they still get the
+    stored pages of the data before it. One query (the database's stamp); nothing is stored."""
+    if not settings.PAGE_CACHE_SECONDS:
+        return True
+    try:
+        stamp = cache.get(DATABASE_KEY)
+    except Exception:  # the cache is down: nothing stored is served either
+        logger.warning("page cache unavailable", exc_info=True)
+        return True
+    # No stamp stored: the next visitor reads the database's own, so he gets the data as it stands.
+    return stamp is None or stamp == _database_stamp()
+
+
 def _record(result: dict) -> None:
     try:
         cache.set(WARMING_KEY, result, timeout=None)

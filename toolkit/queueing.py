@@ -10,7 +10,14 @@ callback. Imports no app: the names are the callers'.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from celery import current_app
+
+# The serving `runserver` process's own runner (toolkit/scheduler.py), when it registered one: the
+# task names it takes and how to hand it one. Nobody else registers, so management commands, tests
+# and every process with a broker send as before.
+_runner: tuple[frozenset[str], Callable[[str, tuple], None]] | None = None
 
 
 def task(name: str):
@@ -24,5 +31,18 @@ def task(name: str):
 
 
 def send(name: str, args: tuple = (), **options):
-    """`apply_async` of the task called `name`: with the broker down it raises, as apply_async does."""
+    """`apply_async` of the task called `name`: with the broker down it raises, as apply_async does.
+    In a process whose in-process runner takes this task (`hand_to`), it is handed to the runner
+    instead and this returns at once (None): the task runs there, not in the caller's request."""
+    runner = _runner
+    if runner is not None and name in runner[0]:
+        runner[1](name, tuple(args))
+        return None
     return task(name).apply_async(args, **options)
+
+
+def hand_to(names, submit: Callable[[str, tuple], None] | None) -> None:
+    """From now on, in this process, `send` of these task names calls `submit(name, args)` instead of
+    queueing them (None: back to queueing). Only `toolkit.scheduler.runner_start` calls it."""
+    global _runner
+    _runner = None if submit is None else (frozenset(names), submit)

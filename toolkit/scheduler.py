@@ -11,10 +11,20 @@ own (and so a database connection of its own, closed when it ends), so a slow jo
 monthly list) never delays the minute sweeps. A job still running when its next turn comes is
 not started twice. An error is logged and the scheduler goes on. Production keeps `make beat`
 (settings.DEV_SCHEDULER is refused there and off whenever a broker is set).
+
+The same process also stands in for the worker of the tasks that must not run inside the request
+that queued them (settings.DEV_RUNNER_TASKS: the rating run, which takes seconds to a minute). The
+`TaskRunner` thread, started by `runner_start` from `runserver` only, takes them from
+`toolkit.queueing.send` and runs them one after the other, eagerly, in its own thread and database
+connection; an error is logged (the task records its own failure where its users see it) and the
+next task runs. Everything else (management commands, tests, the shell) keeps running them eagerly
+where they are sent. Nothing is lost with the process: these tasks are wake-up calls for work kept
+in the database, and each is sent once when the runner starts.
 """
 
 from __future__ import annotations
 
+import collections
 import logging
 import threading
 from collections.abc import Callable
@@ -23,6 +33,8 @@ from celery import Celery, current_app
 from celery.beat import ScheduleEntry, Scheduler
 from django.conf import settings
 from django.db import connections
+
+from toolkit import queueing
 
 logger = logging.getLogger("federation.scheduler")
 
@@ -33,14 +45,23 @@ MAX_INTERVAL = 30.0
 
 def job_run(app: Celery, entry: ScheduleEntry) -> None:
     """One periodic job, run to its end in the calling thread; what it raises is logged."""
+    _apply(app.tasks[entry.task], entry.args, entry.kwargs, f"Periodic job {entry.name} ({entry.task})")
+
+
+def task_run(app: Celery, name: str, args: tuple) -> None:
+    """One task handed to the runner, run to its end in the calling thread; what it raises is logged."""
+    _apply(queueing.task(name), args, {}, f"Task {name}")
+
+
+def _apply(task, args, kwargs, label: str) -> None:
     try:
-        result = app.tasks[entry.task].apply(args=entry.args, kwargs=entry.kwargs, throw=True)
+        result = task.apply(args=args, kwargs=kwargs, throw=True)
     except Exception:
-        logger.exception("Periodic job %s (%s) failed", entry.name, entry.task)
+        logger.exception("%s failed", label)
     else:
         # A sweep that found nothing to do, every minute, would drown the server's console.
         level = logging.INFO if result.result else logging.DEBUG
-        logger.log(level, "Periodic job %s (%s) done: %r", entry.name, entry.task, result.result)
+        logger.log(level, "%s done: %r", label, result.result)
     finally:
         # The thread's own connections: a job's thread never serves anything else.
         connections.close_all()
@@ -107,8 +128,83 @@ class SchedulerThread(threading.Thread):
         self.scheduler.join(timeout)
 
 
+class TaskRunner(threading.Thread):
+    """The tasks handed over by `toolkit.queueing.send`, run one at a time, in the order sent, in this
+    thread (a daemon: it ends with the server). A task sent again while it still waits to start is
+    the same call and waits once; one sent while it runs waits for its turn after it."""
+
+    def __init__(self, app: Celery, *, run: Callable[[Celery, str, tuple], None] = task_run):
+        super().__init__(name="task runner", daemon=True)
+        self.app = app
+        self._run = run
+        self._waiting: collections.deque[tuple[str, tuple]] = collections.deque()
+        self._changed = threading.Condition()
+        self._busy = False
+        self._stopping = False
+
+    def submit(self, name: str, args: tuple = ()) -> None:
+        with self._changed:
+            if (name, args) not in self._waiting:
+                self._waiting.append((name, args))
+                self._changed.notify_all()
+
+    def run(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._waiting or self._stopping)
+                if self._stopping:
+                    return
+                name, args = self._waiting.popleft()
+                self._busy = True
+            try:
+                self._run(self.app, name, args)
+            except Exception:  # task_run logs its task's errors; this is for anything else
+                logger.exception("The task runner could not run %s", name)
+            finally:
+                with self._changed:
+                    self._busy = False
+                    self._changed.notify_all()
+
+    def waiting(self) -> list[str]:
+        with self._changed:
+            return [name for name, _args in self._waiting]
+
+    def idle(self, timeout: float | None = None) -> bool:
+        """Wait until nothing waits or runs (on stopping; and in tests); False if the time ran out."""
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._waiting and not self._busy, timeout)
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop after the task running now (those still waiting are sent again at the next start)."""
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+        self.join(timeout)
+
+
 _lock = threading.Lock()
 _started: SchedulerThread | None = None
+_runner: TaskRunner | None = None
+
+
+def runner_start() -> TaskRunner | None:
+    """Start, once, the runner of settings.DEV_RUNNER_TASKS in this process and hand those tasks to it
+    (`toolkit.queueing.hand_to`); None when settings.DEV_SCHEDULER is off (as for the periodic jobs).
+    Only the serving `runserver` calls it: elsewhere the tasks run eagerly where they are sent."""
+    global _runner
+    if not settings.DEV_SCHEDULER:
+        return None
+    with _lock:
+        if _runner is None:
+            _runner = TaskRunner(current_app._get_current_object())
+            _runner.start()
+            queueing.hand_to(settings.DEV_RUNNER_TASKS, _runner.submit)
+            # What the last server had been handed died with it; the work waits in the database.
+            for name in settings.DEV_RUNNER_TASKS:
+                _runner.submit(name)
+            names = ", ".join(settings.DEV_RUNNER_TASKS)
+            logger.info("Tasks run in this process, one at a time (DEV_SCHEDULER): %s", names)
+        return _runner
 
 
 def scheduler_start(*, max_interval: float = MAX_INTERVAL) -> SchedulerThread | None:

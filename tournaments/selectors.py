@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q, QuerySet
@@ -161,6 +162,50 @@ def tournament_counts(*, tournament: Tournament) -> dict:
 
 def arbiter_uploads(*, user) -> QuerySet[Upload]:
     return Upload.objects.filter(uploaded_by=user).select_related("tournament").order_by("-uploaded_at")
+
+
+@dataclass(frozen=True)
+class UploadProgress:
+    """Where a confirmed upload's tournament stands on its way to the public report.
+
+    state: "queued" (its rating run waits; `place` in the queue, 1 = next), "rating" (a run that
+    reaches it is running), "rated" (the run has committed; the public pages are being updated),
+    "published" (visitors see the report), "failed" (`error` says why), "withdrawn"."""
+
+    state: str
+    tournament: Tournament
+    run: object = None  # the RatingRequest shown (ratings.selectors.tournament_run), if any
+    place: int = 0
+    error: str = ""
+
+    @property
+    def waiting(self) -> bool:
+        """Whether its page must look again (until the report is published or the run failed)."""
+        return self.state in ("queued", "rating", "rated")
+
+
+def upload_progress(*, upload: Upload) -> UploadProgress:
+    """The progress of a confirmed upload (its tournament's rating run), as its arbiter follows it."""
+    from ratings.selectors import runs_ahead, tournament_run
+    from toolkit import pagecache
+
+    tournament = Tournament.objects.get(pk=upload.tournament_id)
+    status = tournament.status
+    if status == Tournament.Status.WITHDRAWN:
+        return UploadProgress("withdrawn", tournament)
+    run = tournament_run(tournament=tournament)
+    state = run.state if run is not None else None
+    if state == "running":
+        return UploadProgress("rating", tournament, run)
+    if state == "pending":
+        return UploadProgress("queued", tournament, run, place=runs_ahead() + 1, error=run.error)
+    if status == Tournament.Status.RATED:
+        return UploadProgress("published" if pagecache.current() else "rated", tournament, run)
+    if status == Tournament.Status.FAILED or state == "failed":
+        error = run.error if state == "failed" else tournament.status_detail
+        return UploadProgress("failed", tournament, run, error=error or tournament.status_detail)
+    # Queued without a request (the sweeper gives it one) or a request just created: next.
+    return UploadProgress("queued", tournament, run, place=runs_ahead() + 1)
 
 
 def preview_context(preview: dict) -> dict:

@@ -59,8 +59,12 @@ def test_it_takes_an_arbiter_from_upload_to_confirm(page, live_server, arbiter, 
     page.fill("#id_name", "Spring Cup 2026")
     page.select_option("#id_time_control", "rapid")
     page.click("text=Confirm and queue for rating")
-    page.wait_for_url("**/arbiter/")
+    page.wait_for_url("**/arbiter/uploads/*/progress/")
     assert "Spring Cup 2026 is saved with" in page.content()
+    # Rated in the request here (tests run tasks eagerly): the page says so and links to the report.
+    assert page.locator("#upload-progress").get_attribute("data-state") == "published"
+    assert "Rated and published" in page.locator("#upload-progress").inner_text()
+    assert page.locator("#report-link").get_attribute("href") == Tournament.objects.get().get_absolute_url()
 
     tournament = Tournament.objects.get()
     assert tournament.name == "Spring Cup 2026"

@@ -21,9 +21,9 @@ from django.core.management import get_commands
 from django.utils import timezone
 
 from federation.celery import app
-from toolkit import scheduler
+from toolkit import queueing, scheduler
 from toolkit.management.commands.runserver import Command as Runserver
-from toolkit.scheduler import EagerScheduler, SchedulerThread
+from toolkit.scheduler import EagerScheduler, SchedulerThread, TaskRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERY_MINUTE = {
@@ -167,8 +167,10 @@ def test_it_is_off_under_tests_and_starts_nothing_on_runserver():
     assert settings.DEV_SCHEDULER is False
     assert get_commands()["runserver"] == "toolkit"  # ours, not staticfiles' (which it extends)
     assert scheduler.scheduler_start() is None
+    assert scheduler.runner_start() is None
     bound(Runserver(stdout=StringIO()))
-    assert not [t for t in threading.enumerate() if t.name == "periodic scheduler"]
+    assert not [t for t in threading.enumerate() if t.name in ("periodic scheduler", "task runner")]
+    assert queueing._runner is None  # tests run every task eagerly where it is sent
 
 
 def bound(command: Runserver) -> None:
@@ -176,15 +178,23 @@ def bound(command: Runserver) -> None:
     command.on_bind(8011)
 
 
-def test_it_starts_the_scheduler_once_in_the_serving_process(monkeypatch, settings):
+def test_it_starts_the_scheduler_and_the_runner_once_in_the_serving_process(monkeypatch, settings):
     settings.DEV_SCHEDULER = True
-    starts = []
+    starts, runners = [], []
     monkeypatch.setattr(scheduler, "_started", None)
+    monkeypatch.setattr(scheduler, "_runner", None)
+    monkeypatch.setattr(queueing, "_runner", None)
     monkeypatch.setattr(SchedulerThread, "start", lambda self: starts.append(self))
+    monkeypatch.setattr(TaskRunner, "start", lambda self: runners.append(self))
     bound(Runserver(stdout=StringIO()))
     bound(Runserver(stdout=StringIO()))
     assert len(starts) == 1
     assert set(starts[0].scheduler.schedule) == set(app.conf.beat_schedule)
+    # The rating runs are handed to the runner from now on, in this process; it looks once at start.
+    assert len(runners) == 1 and runners[0].waiting() == ["ratings.tasks.run_rating_requests"]
+    assert queueing._runner == (frozenset(settings.DEV_RUNNER_TASKS), runners[0].submit)
+    assert queueing.send("ratings.tasks.run_rating_requests") is None
+    assert runners[0].waiting() == ["ratings.tasks.run_rating_requests"]  # the same wake-up, once
 
 
 def settings_values(**env) -> list[str]:
@@ -228,8 +238,8 @@ def test_it_runs_the_periodic_jobs_under_the_real_runserver(tmp_path):
         )
         try:
             deadline = time.monotonic() + 60
-            while "Periodic jobs run in this process" not in log.read_text() and server.poll() is None:
-                assert time.monotonic() < deadline, f"runserver never started the periodic jobs:\n{log.read_text()}"
+            while "Tasks run in this process" not in log.read_text() and server.poll() is None:
+                assert time.monotonic() < deadline, f"runserver never started its jobs and runner:\n{log.read_text()}"
                 time.sleep(0.2)
         finally:
             server.terminate()
@@ -237,6 +247,7 @@ def test_it_runs_the_periodic_jobs_under_the_real_runserver(tmp_path):
     text = log.read_text()
     assert "Periodic jobs run in this process" in text, text
     assert "sweep-mobile-games" in text and "mobile-daily-digest" in text
+    assert "Tasks run in this process, one at a time (DEV_SCHEDULER): ratings.tasks.run_rating_requests" in text
 
 
 @pytest.mark.django_db(transaction=True)

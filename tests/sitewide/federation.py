@@ -33,7 +33,7 @@ from play.models import Challenge, MobileEvent, MobileGame, Transmission
 from players import services as player_services
 from players.models import FideImportApplication, Player
 from ratings import services as rating_services
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, RatingChange, RatingRequest
 from tests.players.factories import ClubFactory, PlayerFactory, RegionFactory
 from tests.ratings.scenario import make_tournament
 from tests.tournaments.files import trf, trf_player
@@ -70,6 +70,7 @@ class Federation:
     players: list = field(default_factory=list)
     tournaments: list = field(default_factory=list)
     upload: Upload | None = None
+    confirmed_uploads: list = field(default_factory=list)  # the tournaments' files: published; queued again
     application: FideImportApplication | None = None
     event: MobileEvent | None = None
     games: dict = field(default_factory=dict)  # state -> MobileGame of the event
@@ -163,6 +164,31 @@ def _upload(arbiter) -> Upload:
         header=["012 Кубок губернатора по быстрым шахматам", "022 Екатеринбург", "042 2026/03/01", "052 2026/03/03"],
     )  # fmt: skip
     return worker_uploads.upload_start(user=arbiter, file_name="kubok.trf", data=data)
+
+
+def _confirmed_uploads(tournaments: list[Tournament], arbiter) -> list[Upload]:
+    """The files the two tournaments came from: the first one's report published; a re-rating from
+    the day after it ends waits in the queue, so the second one's progress says it waits again."""
+    uploads = [
+        Upload.objects.create(
+            file=f"uploads/2026/03/tournament-{n}.trf",
+            original_name=f"Итоговая таблица турнира {tournament.name[:60]}.trf",
+            sha256=f"{n:064x}",
+            size=10_000,
+            format=Upload.Format.TRF,
+            uploaded_by=arbiter,
+            status=Upload.Status.CONFIRMED,
+            tournament=tournament,
+        )
+        for n, tournament in enumerate(tournaments, start=1)
+    ]
+    # Written as is, not through the service: its run would start once the fixture commits.
+    RatingRequest.objects.create(
+        reason=RatingRequest.Reason.ADMIN,
+        since=tournaments[0].end_date + datetime.timedelta(days=1),
+        published_at=timezone.now(),
+    )
+    return uploads
 
 
 def _event(players: list[Player], td, chairman, staff) -> tuple[MobileEvent, dict]:
@@ -297,6 +323,7 @@ def build_federation() -> Federation:
     player_services.player_follow(user=fed.users["player"], player=fed.players[3])
     fed.tournaments = _ratings(fed.players, fed.users["arbiter"])
     fed.upload = _upload(fed.users["arbiter"])
+    fed.confirmed_uploads = _confirmed_uploads(fed.tournaments, fed.users["arbiter"])
     fed.event, fed.games = _event(fed.players, fed.users["td"], fed.users["chairman"], fed.users["staff"])
     _desk(fed)
     fed.challenge = challenges.challenge_offer(

@@ -18,6 +18,14 @@ def can_manage_upload(user, upload) -> bool:
     return upload.uploaded_by_id == user.pk or user.is_superuser or user.groups.filter(name=FEDERATION_ADMINS).exists()
 
 
+def can_follow_upload(user, upload) -> bool:
+    """An upload's progress page: whoever manages the upload, and, once it is a tournament, whoever
+    sees that tournament in the arbiter area (its co-arbiters too)."""
+    if can_manage_upload(user, upload):
+        return True
+    return upload.tournament_id is not None and can_see_tournament(user, upload.tournament)
+
+
 def can_see_tournament(user, tournament) -> bool:
     """The arbiter area shows a tournament to its chief arbiter, its co-arbiters and federation admins."""
     if not (user.is_authenticated and user.is_active):

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.arbiter_home, name="home"),
     path("upload/", views.upload, name="upload"),
     path("uploads/<int:pk>/", views.preview, name="preview"),
+    path("uploads/<int:pk>/reading/", views.reading_progress, name="reading_progress"),
     path("uploads/<int:pk>/progress/", views.upload_progress, name="upload_progress"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
     path("tournaments/<int:pk>/file/", views.tournament_file, name="tournament_file"),

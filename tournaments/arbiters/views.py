@@ -10,8 +10,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from players.fide import selectors as fide_selectors
 from ratings.notices import tell_if_waiting
@@ -19,7 +20,13 @@ from ratings.selectors import tournament_run
 from tournaments import selectors, services
 from tournaments.arbiters import co_arbiters
 from tournaments.arbiters.forms import CoArbiterForm, CoArbiterRemoveForm, ConfirmForm, UploadForm
-from tournaments.arbiters.permissions import can_manage_upload, can_name_co_arbiters, can_see_tournament, is_arbiter
+from tournaments.arbiters.permissions import (
+    can_follow_upload,
+    can_manage_upload,
+    can_name_co_arbiters,
+    can_see_tournament,
+    is_arbiter,
+)
 from tournaments.importers import bundles
 from tournaments.importers.base import ResultFileError, shown
 from tournaments.models import Tournament, Upload
@@ -92,6 +99,8 @@ def preview(request, pk: int):
     upload = _own_upload(request, pk)
     if upload.status in (Upload.Status.PARSING, Upload.Status.FAILED):
         return _reading(request, upload)
+    if upload.status == Upload.Status.CONFIRMED:
+        return redirect("arbiter:upload_progress", pk=upload.pk)  # back after confirming: where it stands
     if upload.status != Upload.Status.PREVIEW:
         messages.info(request, _("This upload was handled already."))
         return redirect("arbiter:home")
@@ -118,12 +127,15 @@ def preview(request, pk: int):
                     birth_dates=form.birth_dates(),
                     replaces=form.replaced_tournament(),
                 )
+                # Only what is done: its rating may be done already (no worker, in a command) or
+                # still waiting; the progress page it lands on says which, and follows it.
                 messages.success(
                     request,
-                    _("%(name)s is saved with %(games)s games and waits for its rating run.")
+                    _("%(name)s is saved with %(games)s games.")
                     % {"name": tournament.name, "games": tournament.games.count()},
                 )
                 tell_if_waiting(request)
+                return redirect("arbiter:upload_progress", pk=upload.pk)
             else:
                 players = services.players_register(
                     upload=upload, choices=form.choices(), birth_dates=form.birth_dates()
@@ -171,7 +183,7 @@ def _reading(request, upload: Upload):
 
 
 @login_required
-def upload_progress(request, pk: int):
+def reading_progress(request, pk: int):
     """The progress of a file being read, polled by the preview page; once read, htmx reloads the page."""
     _arbiter_required(request)
     upload = _own_upload(request, pk)
@@ -180,6 +192,25 @@ def upload_progress(request, pk: int):
         response["HX-Redirect"] = reverse("arbiter:preview", args=[upload.pk])
         return response
     return render(request, "tournaments/reading_progress.html", {"upload": upload})
+
+
+@login_required
+@require_safe
+def upload_progress(request, pk: int):
+    """A confirmed upload on its way to the public report: queued (and where), being rated, rated,
+    published, or failed and why. While something waits, htmx asks again for the part that changes."""
+    _arbiter_required(request)
+    upload = get_object_or_404(Upload.objects.select_related("uploaded_by", "tournament"), pk=pk)
+    if not can_follow_upload(request.user, upload):
+        raise Http404("No such upload")  # as another arbiter's preview: it does not exist for him
+    if upload.status != Upload.Status.CONFIRMED:
+        # Being read, in its preview, refused or a list of players: the preview's page says which.
+        return redirect("arbiter:preview", pk=upload.pk)
+    part = request.headers.get("HX-Request") == "true"
+    context = {"upload": upload, "progress": selectors.upload_progress(upload=upload)}
+    response = render(request, f"tournaments/upload_progress{'_state' if part else ''}.html", context)
+    patch_vary_headers(response, ["HX-Request"])  # the same address answers the page and its part
+    return response
 
 
 def _visible_tournament(request, pk: int) -> Tournament:

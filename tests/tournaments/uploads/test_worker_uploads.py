@@ -39,7 +39,7 @@ class WorkerUploadsTestCase(ArbiterTestCase):
         url = reverse("arbiter:preview", args=[upload.pk])
         page = self.client.get(url)
         self.assertContains(page, "a worker reads it")
-        self.assertContains(page, f'hx-get="{reverse("arbiter:upload_progress", args=[upload.pk])}"')
+        self.assertContains(page, f'hx-get="{reverse("arbiter:reading_progress", args=[upload.pk])}"')
         self.assertContains(page, 'src="/static/js/htmx.min.js"')
         self.assertNotContains(page, "<script>")
 
@@ -52,7 +52,7 @@ class WorkerUploadsTestCase(ArbiterTestCase):
             # The worker said it started before the first report.
             seen.append(Upload.objects.get(pk=upload.pk).progress)
             assert seen[0]["started"]
-            progress_url = reverse("arbiter:upload_progress", args=[upload.pk])
+            progress_url = reverse("arbiter:reading_progress", args=[upload.pk])
             self.assertContains(self.client.get(progress_url), "A worker is reading")
 
             def recording(**values):
@@ -60,7 +60,7 @@ class WorkerUploadsTestCase(ArbiterTestCase):
                 # Each report is on the row at once, where the progress page reads it.
                 seen.append(Upload.objects.get(pk=upload.pk).progress)
                 if len(seen) == 21:
-                    fragment = self.client.get(reverse("arbiter:upload_progress", args=[upload.pk]))
+                    fragment = self.client.get(reverse("arbiter:reading_progress", args=[upload.pk]))
                     seen.append(fragment.content.decode())
 
             return read(**{**kwargs, "progress": recording})
@@ -75,7 +75,7 @@ class WorkerUploadsTestCase(ArbiterTestCase):
         upload.refresh_from_db()
         assert upload.status == Upload.Status.PREVIEW
         assert len(upload.preview["file"]["games"]) == 10_000
-        done = self.client.get(reverse("arbiter:upload_progress", args=[upload.pk]))
+        done = self.client.get(reverse("arbiter:reading_progress", args=[upload.pk]))
         assert done["HX-Redirect"] == url
         page = self.client.get(url)
         self.assertContains(page, "200 players · 10000 games in 100 rounds")
@@ -159,11 +159,12 @@ class WorkerUploadsTestCase(ArbiterTestCase):
     def test_it_hides_the_progress_of_an_upload_from_other_arbiters(self):
         with self.captureOnCommitCallbacks():
             upload = worker_uploads.upload_start(user=self.arbiter, file_name="cup.trf", data=small_trf())
+        progress = [reverse(f"arbiter:{name}", args=[upload.pk]) for name in ("reading_progress", "upload_progress")]
         self.login(self.other_arbiter)
-        assert self.client.get(reverse("arbiter:upload_progress", args=[upload.pk])).status_code == 404
+        assert [self.client.get(url).status_code for url in progress] == [404, 404]
         assert self.client.get(reverse("arbiter:preview", args=[upload.pk])).status_code == 404
         self.login(self.player_user)
-        assert self.client.get(reverse("arbiter:upload_progress", args=[upload.pk])).status_code == 403
+        assert [self.client.get(url).status_code for url in progress] == [403, 403]
 
     @override_settings(UPLOAD_PARSE_ON_WORKER_BYTES=0)
     def test_it_forgets_an_upload_cancelled_while_it_is_read(self):

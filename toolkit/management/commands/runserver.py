@@ -1,9 +1,10 @@
 """`manage.py runserver` (static files served as by django.contrib.staticfiles' own) that also runs
-the periodic jobs when there is no `celery beat` (toolkit/scheduler.py)."""
+the periodic jobs when there is no `celery beat`, and the rating runs when there is no worker
+(toolkit/scheduler.py)."""
 
 from django.contrib.staticfiles.management.commands.runserver import Command as StaticRunserver
 
-from toolkit.scheduler import scheduler_start
+from toolkit.scheduler import runner_start, scheduler_start
 
 
 class Command(StaticRunserver):
@@ -14,3 +15,5 @@ class Command(StaticRunserver):
         # only watches files), once the port is ours: a second server that cannot bind runs no jobs.
         super().on_bind(server_port)
         scheduler_start()
+        # The one place tasks leave the requests that send them (settings.DEV_RUNNER_TASKS): here.
+        runner_start()
