@@ -92,24 +92,18 @@ def _redis_server() -> str | None:
 class Tool:
     name: str
     package: str  # the Debian package that provides it
-    adds: str  # what the suite tests with it
     missing: Callable[[], str | None]  # why it is missing here, None when present
 
 
 TOOLS = {
     tool.name: tool
     for tool in (
-        Tool("stockfish", "stockfish", "the computer opponents, played by the real engine", _stockfish),
-        Tool("chromium", "chromium", "the browser tests (Playwright driving headless Chromium)", _chromium),
-        Tool("gettext", "gettext", "the translation tests (a real `make messages` extraction, msgfmt)", _gettext),
-        Tool(
-            "postgresql",
-            "postgresql",
-            "PostgreSQL's paths: COPY, row locks, pg_dump backups, the real workers' database",
-            _postgresql,
-        ),
-        Tool("redis", "redis-server", "the broker and cache on Redis: real workers, the scheduler lock", _redis),
-        Tool("redis-server", "redis-server", "Redis servers of the tests' own, stopped to test outages", _redis_server),
+        Tool("stockfish", "stockfish", _stockfish),  # the computer opponents
+        Tool("chromium", "chromium", _chromium),  # the browser tests
+        Tool("gettext", "gettext", _gettext),  # the translation tests
+        Tool("postgresql", "postgresql", _postgresql),  # COPY, row locks, pg_dump, the real workers
+        Tool("redis", "redis-server", _redis),  # the real workers' broker, the scheduler lock, the shared cache
+        Tool("redis-server", "redis-server", _redis_server),  # servers of the tests' own, stopped for outages
     )
 }
 
@@ -125,8 +119,8 @@ def why_missing(*names: str) -> str | None:
         tool = TOOLS[name]
         problem = tool.missing()
         if problem:
-            reasons.append(f"needs {name} ({tool.adds}): {problem}; sudo apt-get install -y {tool.package}")
-    return "; ".join(reasons) or None
+            reasons.append(f"needs {name}: {problem}; install: sudo apt-get install -y {tool.package}")
+    return " | ".join(reasons) or None
 
 
 def require(*names: str) -> None:
@@ -140,6 +134,17 @@ def require(*names: str) -> None:
     if strict():
         pytest.fail(f"{STRICT}=1 and {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+def pytest_report_header(config):
+    """Which tools this run has, first thing in the log: a reader of CI's passes sees what each had."""
+    missing = [name for name, tool in TOOLS.items() if tool.missing()]
+    present = [name for name in TOOLS if name not in missing]
+    then = "fail (REQUIRE_TEST_TOOLS=1)" if strict() else "skip"
+    return (
+        f"optional tools (tests/optional.py): present: {', '.join(present) or 'none'}; "
+        f"missing: {', '.join(missing) or 'none'} (tests needing them {then})"
+    )
 
 
 def pytest_collection_modifyitems(config, items):

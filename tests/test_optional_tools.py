@@ -118,7 +118,7 @@ def test_it_skips_without_stockfish_naming_the_package_and_the_command(settings,
 def test_it_fails_instead_when_every_tool_is_required(settings, tmp_path, monkeypatch):
     settings.PLAY_ENGINE_PATH = str(tmp_path / "stockfish")
     monkeypatch.setenv(STRICT, "1")
-    with pytest.raises(pytest.fail.Exception, match=f"{STRICT}=1 and needs stockfish .*apt-get install -y stockfish"):
+    with pytest.raises(pytest.fail.Exception, match=f"{STRICT}=1 and needs stockfish: .*apt-get install -y stockfish"):
         require("stockfish")
 
 
