@@ -19,7 +19,7 @@ TESTS = Path(__file__).resolve().parent
 # Words that name an optional tool, its setting or its service in a skip's or a failure's reason.
 TOOL_WORDS = (
     *("stockfish", "chromium", "gettext", "msgfmt", "xgettext", "redis", "postgres", "pg_dump", "pg_restore"),
-    *("play_engine_path", "database_url", "celery_broker_url", "cache_url", "engine"),
+    *("play_engine_path", "database_url", "celery_broker_url", "cache_url"),
 )
 SKIPPERS = {"skip", "fail", "skipif", "importorskip", "xfail"}
 
