@@ -1,4 +1,4 @@
-"""The optional tools of the test suite, in one place: what each adds, how the suite finds it (the
+"""The optional tools of the test suite, in one place: what each is for (a comment), how the suite finds it (the
 path or setting the site's own code reads), and the Debian package that provides it.
 
 A test that needs one says so with the `needs` marker, never with a check of its own
