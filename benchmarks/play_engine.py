@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--path", default=DEFAULT_PATH)
+    # The engine the site plays with: PLAY_ENGINE_PATH, as in the settings, else Debian's.
+    parser.add_argument("--path", default=os.environ.get("PLAY_ENGINE_PATH", DEFAULT_PATH))
     parser.add_argument("--smoke", action="store_true", help="the same code path at a tiny size (tests)")
     args = parser.parse_args(argv)
     if args.smoke:

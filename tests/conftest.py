@@ -7,6 +7,10 @@ from hypothesis import settings as hypothesis_settings
 hypothesis_settings.register_profile("federation", deadline=None)
 hypothesis_settings.load_profile("federation")
 
+# The optional tools (Stockfish, Chromium, gettext, PostgreSQL, Redis): the `needs` marker and
+# `require()`, one mechanism for every test that needs one.
+pytest_plugins = ["tests.optional"]
+
 
 @pytest.fixture
 def personas(db, django_user_model):

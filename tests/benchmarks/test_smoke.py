@@ -19,8 +19,9 @@ Two kinds of module:
   PostgreSQL database of its own as BENCH_DATABASE_URL (CREATE DATABASE ... TEMPLATE of one
   migrated once for the session; both dropped afterwards; scale, backup and profile generate a tiny
   federation in it) and the test process's Redis databases as BENCH_BROKER_URL / BENCH_CACHE_URL
-  (already this pytest-xdist worker's own: federation/settings_test.py). On a SQLite-only run they
-  are skipped with the reason; under CI=true a missing service fails them.
+  (already this pytest-xdist worker's own: federation/settings_test.py).
+What a benchmark needs (NEEDS: PostgreSQL and Redis, Stockfish) is its case's `needs` marker
+(tests/optional.py): without it the case is skipped with the package to install.
 """
 
 from __future__ import annotations
@@ -52,8 +53,7 @@ PENDING = {
 # Benchmarks whose smoke mode needs PostgreSQL and Redis, as their real runs do: when the test run
 # itself is on PostgreSQL + Redis (DATABASE_URL, CELERY_BROKER_URL, CACHE_URL: CI), each gets a
 # fresh PostgreSQL database of its own (a copy of one migrated once) and the test process's own Redis
-# databases as BENCH_DATABASE_URL / BENCH_BROKER_URL / BENCH_CACHE_URL; without them it is skipped,
-# and under CI=true it fails.
+# databases as BENCH_DATABASE_URL / BENCH_BROKER_URL / BENCH_CACHE_URL.
 SERVICES = {
     "benchmarks.channels",
     "benchmarks.operations.backup",
@@ -65,6 +65,13 @@ SERVICES = {
     "benchmarks.profile",
     "benchmarks.scale",
 }
+# Benchmarks that play with Stockfish (PLAY_ENGINE_PATH, passed on to them with the environment).
+ENGINE = {"benchmarks.play_engine", "benchmarks.play_engine_load"}
+
+
+def needs(name: str) -> tuple[str, ...]:
+    """The optional tools a benchmark's smoke run needs (tests/optional.py)."""
+    return (("postgresql", "redis") if name in SERVICES else ()) + (("stockfish",) if name in ENGINE else ())
 
 
 def runnable() -> list[str]:
@@ -80,16 +87,9 @@ def runnable() -> list[str]:
 def cases():
     for name in runnable():
         marks = [pytest.mark.xfail(strict=True, reason=f"no --smoke yet: {PENDING[name]}")] if name in PENDING else []
+        if needs(name):
+            marks.append(pytest.mark.needs(*needs(name)))
         yield pytest.param(name, marks=marks, id=name)
-
-
-def _missing_services() -> str | None:
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        return "needs PostgreSQL (DATABASE_URL), as the benchmark's real run does"
-    for name in ("CELERY_BROKER_URL", "CACHE_URL"):
-        if not os.environ.get(name, "").startswith("redis"):
-            return f"needs Redis ({name}), as the benchmark's real run does"
-    return None
 
 
 def _server(url: str) -> str:
@@ -129,11 +129,6 @@ def migrated_postgres():
 def services(request, tmp_path) -> dict:
     """BENCH_* variables for a benchmark that needs PostgreSQL and Redis: a fresh database of its own
     and the test process's Redis databases (already this xdist worker's own, federation/settings_test)."""
-    missing = _missing_services()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true and {missing}")
-        pytest.skip(missing)
     import psycopg
     from psycopg import sql
 
@@ -168,6 +163,7 @@ def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
     assert {"benchmarks.engines", "benchmarks.load", "benchmarks.operations.fide_list"} <= found
     assert set(PENDING) <= found, f"PENDING names modules that are gone: {set(PENDING) - found}"
     assert found >= SERVICES, f"SERVICES names modules that are gone: {SERVICES - found}"
+    assert found >= ENGINE, f"ENGINE names modules that are gone: {ENGINE - found}"
     assert not SERVICES & set(PENDING), f"both pending and given services: {SERVICES & set(PENDING)}"
 
 

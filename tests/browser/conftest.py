@@ -1,16 +1,16 @@
 """Headless Chromium (Debian's package) driven by Playwright, against pytest-django's live server.
 
-Playwright's own browser download is never used: the browser is /usr/bin/chromium,
-which .ci/run installs. Without it these tests are skipped on a developer's machine
-and fail in CI, where they must run.
+Playwright's own browser download is never used: the browser is /usr/bin/chromium (or CHROMIUM),
+which .ci/run installs. Without it every test using the browser is skipped (tests/optional.py), and
+fails in CI's full pass, where it must run.
 """
 
 import os
-import shutil
 
 import pytest
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+from tests.optional import chromium_path, require
+
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -23,16 +23,13 @@ ARGS = [
 
 @pytest.fixture(scope="session")
 def browser():
-    if not shutil.which(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run must install Debian's chromium")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)")
+    require("chromium")
     from playwright.sync_api import sync_playwright
 
     # Playwright runs an event loop in this thread; the test's own ORM calls are synchronous and safe.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=ARGS)
         yield browser
         browser.close()
 

@@ -6,7 +6,6 @@ that filter. No page breaks the Content-Security-Policy."""
 
 import datetime
 import io
-import os
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -15,7 +14,6 @@ from django.contrib.auth.models import Group, Permission
 from accounts.roles import PLAYERS, ensure_roles
 from play import services as play_services
 from play.computer import services as computer
-from play.computer.engine import DEFAULT_PATH
 from play.models import MobileGame
 from players import services as player_services
 from tests.players.factories import PlayerFactory
@@ -23,7 +21,7 @@ from tests.players.factories import PlayerFactory
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}"),
+    pytest.mark.needs("stockfish"),
 ]
 
 PHONE = {"width": 390, "height": 844}

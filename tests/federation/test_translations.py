@@ -9,7 +9,8 @@ or a wrong Russian text). The committed catalogue must hold exactly the messages
 missing, none stale), pass msgfmt's checks of its placeholders and plural forms, and its compiled
 .mo must be what that catalogue compiles to.
 
-Nothing is skipped: without GNU gettext the tests fail and say so (.ci/run installs it).
+The tests that run GNU gettext's programs need it (`needs("gettext")`, tests/optional.py): without it
+they are skipped naming the package, and CI's full pass, which installs it, fails them instead.
 """
 
 from __future__ import annotations
@@ -25,22 +26,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.optional import gettext_programs
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 CATALOGUE = ROOT / "locale" / "ru" / "LC_MESSAGES"
-TOOLS = ("xgettext", "msgmerge", "msguniq", "msgattrib", "msgfmt")
 # What the copy leaves out: the repository's history, environments and caches hold no messages.
 NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", "node_modules")
-
-
-def gettext_tools() -> dict[str, str]:
-    """The paths of GNU gettext's programs; a failure naming the missing ones."""
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        pytest.fail(
-            f"GNU gettext is not installed ({', '.join(missing)} not found): the translations cannot be "
-            "checked. Install the Debian package `gettext` (.ci/run does)."
-        )
-    return {tool: shutil.which(tool) for tool in TOOLS}
 
 
 def makemessages_commands() -> list[list[str]]:
@@ -113,7 +104,6 @@ def describe(key: tuple[str, str, str]) -> str:
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory) -> Path:
     """The catalogue a fresh `make messages` extraction gives, in a temporary copy of the project."""
-    gettext_tools()
     copy = tmp_path_factory.mktemp("extraction") / "project"
     shutil.copytree(ROOT, copy, ignore=NOT_COPIED)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings_test", "PYTHONPATH": str(copy)}
@@ -123,6 +113,7 @@ def fresh(tmp_path_factory) -> Path:
     return copy / "locale" / "ru" / "LC_MESSAGES"
 
 
+@pytest.mark.needs("gettext")
 def test_it_has_a_russian_text_for_every_message_of_a_fresh_extraction(fresh):
     entries = parse_po(fresh / "django.po")
     assert len(entries) > 500  # the extraction found the site's messages
@@ -134,6 +125,7 @@ def test_it_has_a_russian_text_for_every_message_of_a_fresh_extraction(fresh):
     )
 
 
+@pytest.mark.needs("gettext")
 def test_it_commits_the_catalogue_of_exactly_the_messages_of_the_code(fresh):
     """A message the code no longer has (stale) or a new one not yet in the catalogue fails."""
     committed = set(parse_po(CATALOGUE / "django.po"))
@@ -142,6 +134,7 @@ def test_it_commits_the_catalogue_of_exactly_the_messages_of_the_code(fresh):
     assert sorted(map(describe, committed - extracted)) == []
 
 
+@pytest.mark.needs("gettext")
 def test_it_commits_a_javascript_catalogue_exactly_when_a_script_has_words(fresh):
     """The scripts carry no words today (the pages give them theirs through data- attributes), so
     the extraction of the djangojs domain finds none; a script that calls gettext makes one, which
@@ -154,8 +147,9 @@ def test_it_commits_a_javascript_catalogue_exactly_when_a_script_has_words(fresh
         assert set(entries) == set(parse_po(CATALOGUE / "djangojs.po"))
 
 
+@pytest.mark.needs("gettext")
 def test_it_passes_msgfmt_checks_of_placeholders_and_plural_forms():
-    msgfmt = gettext_tools()["msgfmt"]
+    msgfmt = gettext_programs()["msgfmt"]
     done = subprocess.run(  # noqa: S603
         [msgfmt, "--check", "-o", os.devnull, str(CATALOGUE / "django.po")],
         capture_output=True,
@@ -180,8 +174,9 @@ def test_it_uses_russian_plural_forms_and_fills_every_one():
     assert russian.ngettext("%(tries)s try left.", "%(tries)s tries left.", 5) == "Осталось %(tries)s попыток."
 
 
+@pytest.mark.needs("gettext")
 def test_it_commits_the_compiled_catalogue_of_the_committed_one(tmp_path):
-    msgfmt = gettext_tools()["msgfmt"]
+    msgfmt = gettext_programs()["msgfmt"]
     compiled = tmp_path / "django.mo"
     subprocess.run([msgfmt, "--check-format", "-o", str(compiled), str(CATALOGUE / "django.po")], check=True)  # noqa: S603
     with open(compiled, "rb") as fresh_mo, open(CATALOGUE / "django.mo", "rb") as committed_mo:

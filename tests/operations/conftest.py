@@ -5,7 +5,6 @@ start (a Celery worker, gunicorn), and a Celery worker process on such a broker.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.optional import redis_server_path, require
 from tests.worker.conftest import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ class RedisServer:
         self.port = free_port()
         self.process = subprocess.Popen(  # noqa: S603 - Debian's redis-server, our arguments
             [
-                *(shutil.which("redis-server") or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *(redis_server_path(), "--port", str(self.port), "--bind", "127.0.0.1"),
                 *("--save", "", "--appendonly", "no", "--dir", str(tmp)),
             ],
             stdout=subprocess.DEVNULL,
@@ -56,10 +56,7 @@ class RedisServer:
 
 @pytest.fixture
 def redis_server(tmp_path):
-    if shutil.which("redis-server") is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is not installed")
-        pytest.skip("redis-server is not installed")
+    require("redis-server")
     server = RedisServer(tmp_path)
     yield server
     server.kill()

@@ -5,15 +5,14 @@ Redis shared (the test's database and broker). Through the proxy an arbiter uplo
 that the ratings worker rates, two phones play a game by SMS (the fake gateway receives every
 reply from the messages worker), then host 4 is killed in the middle of a rating run: host 5's beat
 takes the scheduler lock, host 4 comes back and the run is rated, nothing lost.
-benchmarks/multihost/layout.py runs the full version (`make multihost`). Skipped without PostgreSQL and
-Redis; in CI a missing service is a failure. About a minute."""
+benchmarks/multihost/layout.py runs the full version (`make multihost`). Needs PostgreSQL and Redis.
+About a minute."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from benchmarks.multihost.layout import Layout, run
@@ -21,19 +20,12 @@ from federation.celery import app
 from play.models import Transmission
 from ratings.models import RatingRequest
 from tests.fakes.sms_gateway import FakeGateway
+from tests.optional import require
 
 
 @pytest.fixture
 def services_url(transactional_db):
-    reason = None
-    if connection.vendor != "postgresql":
-        reason = "the multi-host layout needs PostgreSQL (DATABASE_URL)"
-    elif not settings.CELERY_BROKER_URL.startswith("redis"):
-        reason = "the multi-host layout needs Redis (CELERY_BROKER_URL)"
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require("postgresql", "redis")
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

@@ -7,21 +7,19 @@ import io
 import threading
 
 import pytest
-from django.db import connection
 
 from play import services
 from play.models import MobileGame, Transmission
 from tests.players.factories import PlayerFactory
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Row locks need PostgreSQL.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.needs("postgresql")]
 
 START = datetime.datetime(2026, 5, 1, 10, 0, tzinfo=datetime.UTC)
 
 
 @pytest.fixture(autouse=True)
-def _postgres_only(settings):
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks need PostgreSQL")
+def _quiet_console(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
 
 

@@ -5,7 +5,6 @@ import gc
 from unittest import mock
 
 import pytest
-from django.db import connection
 
 from ratings import forked, services
 from ratings.engines import orr
@@ -313,9 +312,8 @@ def test_it_applies_an_override_from_its_date_and_keeps_it_through_rerating():
     assert results_snapshot() == history
 
 
-needs_postgres = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the split replay streams into a PostgreSQL COPY"
-)
+# The split replay streams into a PostgreSQL COPY.
+needs_postgres = pytest.mark.needs("postgresql")
 
 
 @needs_postgres

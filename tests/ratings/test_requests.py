@@ -6,7 +6,6 @@ import socket
 from unittest import mock
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from federation.celery import app
@@ -185,7 +184,7 @@ def test_it_tries_a_failed_forked_process_again_then_fails_it_visibly(settings):
     assert set(requests_for(tournament)) == {State.DONE}
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the split replay streams into a PostgreSQL COPY")
+@pytest.mark.needs("postgresql")  # the split replay streams into a PostgreSQL COPY
 def test_it_retries_a_real_failure_in_the_forked_orr_process(settings):
     settings.RATING_PARALLEL_MIN_GAMES = 0
     kids = children(8, seed=8)

@@ -33,9 +33,8 @@ def test_it_looks_up_keys():
 
 
 @pytest.mark.django_db
+@pytest.mark.needs("postgresql")  # the column type is PostgreSQL's
 def test_it_is_plain_json_on_postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("the column type is PostgreSQL's")
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT table_name, data_type FROM information_schema.columns "

@@ -3,8 +3,8 @@
 Each test starts its own worker process (`celery -A federation worker`) with the test
 database's URL and a queue of its own, so no message of another test can reach it.
 They need DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis), as CI sets them;
-on a bare checkout (SQLite, eager tasks) they are skipped, and in CI a missing service
-is a failure.
+on a bare checkout (SQLite, eager tasks) they are skipped (tests/optional.py), and in
+CI's full pass a missing service is a failure.
 """
 
 from __future__ import annotations
@@ -22,16 +22,9 @@ from django.conf import settings
 from django.db import connection
 
 from federation.celery import app
+from tests.optional import require
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _services_available() -> str | None:
-    if connection.vendor != "postgresql":
-        return "the worker tests need PostgreSQL (DATABASE_URL)"
-    if not settings.CELERY_BROKER_URL.startswith("redis"):
-        return "the worker tests need Redis (CELERY_BROKER_URL)"
-    return None
 
 
 class Worker:
@@ -95,11 +88,7 @@ class Worker:
 @pytest.fixture
 def worker_factory(transactional_db, tmp_path):
     """Start workers on a fresh queue; tasks sent by this test go to that queue."""
-    reason = _services_available()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require("postgresql", "redis")
     queue = f"test-{uuid.uuid4().hex[:10]}"
     db = connection.settings_dict
     url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

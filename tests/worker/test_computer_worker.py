@@ -14,7 +14,6 @@ import pytest
 from django.core.management import call_command
 
 from play.computer import services as computer
-from play.computer.engine import DEFAULT_PATH
 from play.models import MobileGame, Transmission
 from play.tasks import engine_move
 from tests.players.factories import PlayerFactory
@@ -22,7 +21,7 @@ from tests.worker.conftest import wait_for
 
 pytestmark = [
     pytest.mark.worker,
-    pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}"),
+    pytest.mark.needs("stockfish"),
 ]
 
 

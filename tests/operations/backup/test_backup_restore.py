@@ -21,13 +21,8 @@ from operations.backup.models import BackupRun
 from ratings.models import System
 from tests.operations.backup.processes import manage
 
-pytestmark = [
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="pg_dump and pg_restore need PostgreSQL (SQLite's backup is tested in test_runs.py)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+# pg_dump and pg_restore need PostgreSQL (SQLite's backup is tested in test_runs.py).
+pytestmark = [pytest.mark.needs("postgresql"), pytest.mark.django_db(transaction=True)]
 
 
 def _server():

@@ -4,12 +4,14 @@ the exit status (run through run_from_argv, as manage.py runs it)."""
 
 import datetime
 import io
+import socket
 
 import pytest
 from django.core.management import call_command
 
 from play.management.commands.play_channels import Command
 from play.models import ChannelOutage, Transmission
+from tests.fakes.sms_gateway import BASE_PATH
 from tests.players.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -73,9 +75,15 @@ def test_it_reports_a_healthy_gateway_and_bot(capsys, gateway, bot):
     assert gateway.requests[0].headers["Authorization"].startswith("Basic ")
 
 
-def test_it_exits_1_when_the_gateway_is_unreachable(capsys, gateway, bot):
+def test_it_exits_1_when_the_gateway_is_unreachable(capsys, gateway, bot, settings):
     gateway.stop()
-    code, out, err = run(capsys)
+    # The gateway's address moves to a port this test holds without listening (refused at once):
+    # the port the stopped fake freed may be taken by another server of the machine meanwhile (seen
+    # under load: a "401" from someone else's fake instead of "unreachable").
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        settings.SMS_GATEWAY_URL = f"http://127.0.0.1:{held.getsockname()[1]}{BASE_PATH}"
+        code, out, err = run(capsys)
     assert code == 1
     assert "FAILED: SMS gateway unreachable" in line(out, "sms")
     assert "ok: @federation_chess_bot" in line(out, "telegram")  # the others are still reported

@@ -26,7 +26,6 @@ from play import services
 from play.channels import limits, outbox
 from play.computer import services as computer
 from play.computer import turn
-from play.computer.engine import DEFAULT_PATH
 from play.models import ChannelAddress, ComputerLevel, MobileGame, Transmission
 from players.models import PlayerLink
 from tests.base import PASSWORD
@@ -42,9 +41,12 @@ pytestmark = pytest.mark.django_db
 WHITE_PHONE, BLACK_PHONE = "+79991112233", "+79994445566"
 WHITE_CHAT = 111222333
 SMS_KEY, TG_SECRET = "webhook-signing-key", "tg-webhook-secret_1"
-PATHS = ("sms gateway", "twilio", "telegram webhook", "telegram polling", "web form", "play computer", "computer page")
+# The computer's two paths play with Stockfish.
+PATHS = (
+    *("sms gateway", "twilio", "telegram webhook", "telegram polling", "web form"),
+    *(pytest.param(path, marks=pytest.mark.needs("stockfish"), id=path) for path in ("play computer", "computer page")),
+)
 OUTAGES = ("broker", "cache", "both")
-HAS_ENGINE = os.access(DEFAULT_PATH, os.X_OK)
 
 
 # --- the services, down and back ------------------------------------------------------------------
@@ -236,8 +238,6 @@ def test_it_keeps_and_applies_every_inbound_message_and_sends_its_replies_once_t
     path, outage, client, world, fakes, services_, settings, django_capture_on_commit_callbacks
 ):
     if path in ("play computer", "computer page"):
-        if not HAS_ENGINE:
-            pytest.skip(f"no Stockfish at {DEFAULT_PATH}")
         computer.levels_ensure()
     if path == "twilio":
         settings.PLAY_CHANNEL_BACKENDS = {**settings.PLAY_CHANNEL_BACKENDS, "sms": "play.channels.twilio_sms.TwilioSms"}

@@ -4,7 +4,6 @@ spec), estimates chained from an anchor, material adjudication, and `manage.py p
 from __future__ import annotations
 
 import io
-import os
 import uuid
 
 import chess
@@ -14,10 +13,9 @@ from django.core.management.base import CommandError
 
 from play.computer import calibrate, calibration
 from play.computer import services as computer
-from play.computer.engine import DEFAULT_PATH, Strength
+from play.computer.engine import Strength
 from play.models import CalibrationGame, ComputerLevel
-
-needs_engine = pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}")
+from tests.optional import stockfish_path
 
 
 def test_it_turns_a_score_into_a_rating_difference_as_the_spec_does():
@@ -46,11 +44,11 @@ def test_it_scores_and_adjudicates_games():
     assert calibrate.material(board, chess.WHITE) - calibrate.material(board, chess.BLACK) == 5
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_plays_a_game_to_a_result():
     from play.computer.engine import Engine, EngineConfig
 
-    wrapper = Engine(EngineConfig(path=DEFAULT_PATH))
+    wrapper = Engine(EngineConfig(path=stockfish_path()))
     try:
         result = calibrate.play_game(wrapper, Strength(skill=0, depth=1), Strength(depth=2), max_plies=12)
     finally:
@@ -58,7 +56,7 @@ def test_it_plays_a_game_to_a_result():
     assert result in ("1-0", "0-1", "1/2-1/2")
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_reports_each_levels_estimate_from_the_command_line(ladder):
     out = io.StringIO()
     call_command("play_calibrate", "--levels", "1,2", "--games", "2", "--max-plies", "8", stdout=out)
@@ -94,7 +92,7 @@ def ladder_committed(transactional_db):
     computer.levels_ensure()
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 @pytest.mark.django_db(transaction=True)
 def test_it_plays_a_calibration_run_as_engine_queue_tasks(ladder_committed):
     # Committed for real, so the run's games are queued on commit; with no broker the engine tasks

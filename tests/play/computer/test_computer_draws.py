@@ -4,7 +4,6 @@ through the game with Debian's Stockfish judging real positions."""
 from __future__ import annotations
 
 import io
-import os
 
 import chess
 import pytest
@@ -13,13 +12,8 @@ from django.utils import timezone
 from play import services, state
 from play.computer import services as computer
 from play.computer.draws import LATE_PLIES, MIN_PLIES, accepts_draw
-from play.computer.engine import DEFAULT_PATH
 from play.models import ComputerLevel, MobileGame
 from tests.players.factories import PlayerFactory
-
-needs_stockfish = pytest.mark.skipif(
-    not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}: install Debian's package 'stockfish'"
-)
 
 
 @pytest.mark.parametrize(
@@ -77,7 +71,7 @@ def _quiet_console(settings):
     settings.PLAY_CONSOLE_STREAM = io.StringIO()
 
 
-@needs_stockfish
+@pytest.mark.needs("stockfish")
 def test_it_accepts_the_draw_offered_in_a_lost_position(db):
     game = _game_after(LOST_FOR_BLACK)
     assert state.load(game).draw_offer == "white"
@@ -87,7 +81,7 @@ def test_it_accepts_the_draw_offered_in_a_lost_position(db):
     assert game.transmissions.filter(direction="in", player=game.black).last().text == f"#{game.code} DRAW"
 
 
-@needs_stockfish
+@pytest.mark.needs("stockfish")
 def test_it_declines_a_draw_in_the_opening_by_playing_its_move(db):
     game = _game_after("e4 e5 Nf3 Nc6 Bb5")
     assert computer.engine_move_play(game_id=game.pk, ply=5) == "move"

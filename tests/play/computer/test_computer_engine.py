@@ -10,12 +10,7 @@ import chess
 import pytest
 
 from play.computer import engine as eng
-
-STOCKFISH = os.environ.get("PLAY_ENGINE_PATH", eng.DEFAULT_PATH)
-needs_engine = pytest.mark.skipif(
-    not os.access(STOCKFISH, os.X_OK),
-    reason=f"no Stockfish at {STOCKFISH}: install Debian's package 'stockfish' (.ci/run does)",
-)
+from tests.optional import stockfish_path
 
 START = chess.STARTING_FEN
 # White mates in one: Qh5xf7 (scholar's mate).
@@ -24,7 +19,7 @@ MATE_IN_ONE = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4
 
 @pytest.fixture
 def engine():
-    wrapper = eng.Engine(eng.EngineConfig(path=STOCKFISH, timeout=5.0))
+    wrapper = eng.Engine(eng.EngineConfig(path=stockfish_path(), timeout=5.0))
     yield wrapper
     wrapper.close()
 
@@ -61,14 +56,14 @@ def test_it_names_the_debian_package_when_the_binary_is_missing(tmp_path):
         missing.choose(START, eng.Strength(skill=0, depth=1))
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_describes_the_installed_engine(engine):
     info = engine.describe()
     assert info.name.startswith("Stockfish")
     assert {"Skill Level", "UCI_LimitStrength", "UCI_Elo"} <= set(info.options)
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_plays_a_legal_move_at_weak_and_strong_strengths(engine):
     board = chess.Board(START)
     weak = engine.choose(START, eng.Strength(skill=0, depth=1))
@@ -79,20 +74,20 @@ def test_it_plays_a_legal_move_at_weak_and_strong_strengths(engine):
     assert weak.seconds >= 0 and strong.seconds >= 0
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_finds_mate_in_one_at_full_strength(engine):
     choice = engine.choose(MATE_IN_ONE, eng.Strength(depth=5))
     assert choice.san == "Qxf7#"
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_reuses_one_process_for_many_moves(engine):
     for _ in range(3):
         engine.choose(START, eng.Strength(skill=5, nodes=200))
     assert engine.starts == 1
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_restarts_an_engine_that_died(engine):
     engine.choose(START, eng.Strength(skill=0, depth=1))
     first = engine.pid
@@ -103,11 +98,11 @@ def test_it_restarts_an_engine_that_died(engine):
     assert engine.starts == 2
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_kills_and_replaces_an_engine_that_hangs():
     # A stopped process never answers: the call's time limit ends the wait, the process is killed
     # and a fresh one gives the move.
-    wrapper = eng.Engine(eng.EngineConfig(path=STOCKFISH, timeout=1.0))
+    wrapper = eng.Engine(eng.EngineConfig(path=stockfish_path(), timeout=1.0))
     try:
         wrapper.choose(START, eng.Strength(skill=0, depth=1))
         hung = wrapper.pid
@@ -122,12 +117,12 @@ def test_it_kills_and_replaces_an_engine_that_hangs():
         wrapper.close()
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_keeps_one_engine_per_process_and_config():
-    config = eng.EngineConfig(path=STOCKFISH, timeout=5.0)
+    config = eng.EngineConfig(path=stockfish_path(), timeout=5.0)
     try:
         assert eng.engine_for(config) is eng.engine_for(config)
-        assert eng.engine_for(config) is not eng.engine_for(eng.EngineConfig(path=STOCKFISH, timeout=6.0))
+        assert eng.engine_for(config) is not eng.engine_for(eng.EngineConfig(path=stockfish_path(), timeout=6.0))
     finally:
         eng.shutdown_all()
 

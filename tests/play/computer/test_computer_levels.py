@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import os
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -15,16 +14,11 @@ from django.urls import reverse
 
 from play.computer import selectors
 from play.computer import services as computer
-from play.computer.engine import DEFAULT_PATH
 from play.computer.ladder import LADDER
 from play.models import ComputerLevel
 from players.models import Player
 from ratings.engines import mchess
 from tests.base import PASSWORD
-
-needs_engine = pytest.mark.skipif(
-    not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}: install Debian's package 'stockfish'"
-)
 
 
 def level(number: int) -> ComputerLevel:
@@ -149,7 +143,7 @@ def test_it_refuses_an_admin_edit_without_a_search_limit(db, client, django_user
     assert ComputerLevel.objects.count() == 8 and level(3).depth == 3
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_checks_the_installed_engine_from_the_command_line(db):
     out = io.StringIO()
     call_command("play_engine", "check", stdout=out)
@@ -158,7 +152,7 @@ def test_it_checks_the_installed_engine_from_the_command_line(db):
     assert "1. Beginner: {'UCI_LimitStrength': False, 'Skill Level': 0}; skill 0, depth 1; think 5 s" in text
 
 
-@needs_engine
+@pytest.mark.needs("stockfish")
 def test_it_prints_a_levels_move_and_its_time(db):
     out = io.StringIO()
     # White mates in one (Qxf7#): full strength finds it.
@@ -174,8 +168,7 @@ def test_it_says_what_to_install_when_no_engine_is_there(db, settings, tmp_path)
         call_command("play_engine", "check", stdout=io.StringIO())
 
 
+@pytest.mark.needs("stockfish")
 def test_it_names_the_levels_when_asked_for_one_that_does_not_exist(db):
-    if not os.access(DEFAULT_PATH, os.X_OK):
-        pytest.skip(f"no Stockfish at {DEFAULT_PATH}")
     with pytest.raises(CommandError, match="no such level; the levels are 1, 2, 3, 4, 5, 6, 7, 8"):
         call_command("play_engine", "move", "--level", "9", stdout=io.StringIO())

@@ -4,7 +4,6 @@ people), and /play/computers/ shows each level's rating, games and score against
 from __future__ import annotations
 
 import io
-import os
 
 import pytest
 from django.urls import reverse
@@ -13,7 +12,6 @@ from django.utils import timezone
 from play import services, state
 from play.computer import selectors
 from play.computer import services as computer
-from play.computer.engine import DEFAULT_PATH
 from play.models import ComputerLevel
 from ratings.models import System
 from tests.players.factories import PlayerFactory
@@ -65,7 +63,7 @@ def test_it_shows_computers_in_the_mchess_list_when_asked(client, mchess_list):
     assert [row.record.place for row in rows] == [1, 2, 3]
 
 
-@pytest.mark.skipif(not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}")
+@pytest.mark.needs("stockfish")
 def test_it_shows_each_levels_rating_games_and_score_against_people(client, db, django_capture_on_commit_callbacks):
     person = PlayerFactory()
     with django_capture_on_commit_callbacks(execute=True):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import io
-import os
 
 import chess
 import pytest
@@ -18,7 +17,6 @@ from federation.celery import app as celery_app
 from play import services, state
 from play.computer import services as computer
 from play.computer import turn as computer_turn
-from play.computer.engine import DEFAULT_PATH
 from play.models import ComputerLevel, MobileGame, Transmission
 from play.tasks import engine_move
 from players.models import Player, PlayerLink
@@ -26,9 +24,7 @@ from ratings.models import PlayerRating
 from tests.base import PASSWORD, assert_site_styled_forms
 from tests.players.factories import PlayerFactory
 
-pytestmark = pytest.mark.skipif(
-    not os.access(DEFAULT_PATH, os.X_OK), reason=f"no Stockfish at {DEFAULT_PATH}: install Debian's package 'stockfish'"
-)
+pytestmark = pytest.mark.needs("stockfish")
 
 
 @pytest.fixture(autouse=True)
