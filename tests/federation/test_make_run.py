@@ -47,8 +47,12 @@ def var(tmp_path):
 def demo_log(var, capsys):
     """The logging `make run` gives the demo (LOG_FILE=var/log/demo.log), standard error captured."""
     path = var / "log" / "demo.log"
-    logging.config.dictConfig(logs.logging_config("plain", "INFO", str(path)))
-    yield path
+    config = logs.logging_config("plain", "INFO", str(path))
+    # In the settings too: Celery's Django fix-up runs django.setup() again at the first task, which
+    # configures the logging anew from them.
+    with override_settings(LOGGING=config):
+        logging.config.dictConfig(config)
+        yield path
     logging.config.dictConfig(settings.LOGGING)
 
 
@@ -70,7 +74,7 @@ def test_it_ends_with_every_demo_account_and_a_password_that_logs_in(
     assert not re.search(r" (INFO|DEBUG) ", terminal), terminal[:2000]
     # ...which go to var/log/demo.log, private, each with its time zone.
     lines = demo_log.read_text().splitlines()
-    assert len(lines) > 100
+    assert len(lines) > 20  # (thousands under `make run`, with its page cache warmed)
     assert all(LINE.match(line) for line in lines if line[:1].isdigit())
     assert stat.S_IMODE(demo_log.stat().st_mode) == 0o600
     assert stat.S_IMODE(demo_log.parent.stat().st_mode) == 0o700
