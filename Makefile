@@ -7,7 +7,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 .PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load bench-whatif profile worker engine-worker beat messages clean bench-gcr bench-accuracy
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
-	@echo "== Python packages: installing into .venv (a minute or two the first time)"
+	@echo "== $$(date "+%T %Z") Python packages: installing into .venv (a minute or two the first time)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PIP) install -c constraints.txt -e .
 	@touch $@
@@ -31,14 +31,14 @@ RUN_ADDRESS = $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 RUN_ENV = HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG)
 DEMO_LOG = var/log/demo.log
 run: $(VENV)/.runtime
-	@echo "== Database: migrating db.sqlite3"
+	@echo "== $$(date "+%T %Z") Database: migrating db.sqlite3"
 	@$(RUN_ENV) $(PY) manage.py migrate --noinput -v0
-	@echo "== Admin account"
+	@echo "== $$(date "+%T %Z") Admin account"
 	@$(RUN_ENV) $(PY) manage.py ensure_admin
-	@echo "== Demo federation: tournaments and mobile games through the real pipeline (log: $(DEMO_LOG))"
+	@echo "== $$(date "+%T %Z") Demo federation: tournaments and mobile games through the real pipeline (log: $(DEMO_LOG))"
 	@$(RUN_ENV) LOG_FILE=$(DEMO_LOG) $(PY) manage.py load_demo \
 		|| { echo "The demo failed: its error is above, its full log in $(DEMO_LOG)" >&2; exit 1; }
-	@echo "== Serving http://$(RUN_ADDRESS)/ (DEBUG=$(DEBUG))"
+	@echo "== $$(date "+%T %Z") Serving http://$(RUN_ADDRESS)/ (DEBUG=$(DEBUG))"
 	@# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
 	@$(RUN_ENV) $(PY) manage.py runserver $(RUN_ADDRESS) --welcome
 
