@@ -193,6 +193,16 @@ def env_host(name: str, default: str, *, environ_=None) -> str:
     return value
 
 
+def run_address(host: str, port: int) -> tuple[list[str], str]:
+    """The host names `runserver` bound to `host`:`port` answers to, and the site's address for links in
+    mail. On every interface (0.0.0.0, ::) any name that reaches the machine, and this machine's own
+    address for the links (SITE_URL names the one other machines use)."""
+    if host in ("0.0.0.0", "::"):  # noqa: S104 - development only, chosen by the developer
+        return ["*"], f"http://127.0.0.1:{port}"
+    name = f"[{host}]" if ":" in host else host
+    return [name], f"http://{name}:{port}"
+
+
 _HEADER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
 
 

@@ -27,6 +27,7 @@ from federation.env import (
     env_rate,
     env_str,
     redis_database,
+    run_address,
 )
 from operations import logs, sentry
 
@@ -55,21 +56,12 @@ DEBUG = env_bool("DEBUG", default=not PRODUCTION)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when DJANGO_ENV=production")
 
-# The address `make run` serves in development (`make run HOST=0.0.0.0 PORT=8731`; the Makefile passes
-# both on): the host names accepted and the links in mail follow it, so a mailed link opens where the
-# site runs. Production names its hosts and address itself (ALLOWED_HOSTS, SITE_URL) and reads neither.
-if PRODUCTION:
-    RUN_HOST, RUN_PORT = "", 0
-else:
-    RUN_HOST = env_host("HOST", "127.0.0.1")
-    RUN_PORT = env_int("PORT", 8000, minimum=1, maximum=65535)
-# Bound to every interface, the site answers to whatever name or address reaches the machine.
-_RUN_EVERYWHERE = RUN_HOST in ("0.0.0.0", "::")  # noqa: S104 - development only, chosen by the developer
-_RUN_HOSTS = ["*"] if _RUN_EVERYWHERE else [f"[{RUN_HOST}]" if ":" in RUN_HOST else RUN_HOST]
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS",
-    [] if PRODUCTION else list(dict.fromkeys(["127.0.0.1", "localhost", "[::1]", "testserver", *_RUN_HOSTS])),
-)
+# Development: the address `make run HOST=… PORT=…` serves, which the accepted hosts and the links in
+# mail (SITE_URL) follow (federation/env.py). Production names both itself and reads neither.
+if not PRODUCTION:
+    RUN_HOSTS, RUN_URL = run_address(env_host("HOST", "127.0.0.1"), env_int("PORT", 8000, minimum=1, maximum=65535))
+_LOCAL = ["127.0.0.1", "localhost", "[::1]", "testserver"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else list(dict.fromkeys([*_LOCAL, *RUN_HOSTS])))
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_ENV=production")
 if PRODUCTION and "*" in ALLOWED_HOSTS:
@@ -80,12 +72,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Empty: the default name, translated ("Chess Federation Ratings"); see context_processors.site_name.
 SITE_NAME = env_str("SITE_NAME", "")
 # Mail sent by workers has no request to build links from: they start with this address.
-# In development it follows the address `make run` serves (on every interface: this machine's 127.0.0.1;
-# set SITE_URL to the address other machines use).
-SITE_URL = env_str(
-    "SITE_URL",
-    None if PRODUCTION else f"http://{'127.0.0.1' if _RUN_EVERYWHERE else _RUN_HOSTS[0]}:{RUN_PORT}",
-)
+SITE_URL = env_str("SITE_URL", None if PRODUCTION else RUN_URL)
 if not SITE_URL or not re.fullmatch(r"https?://[^/\s]+(/[^\s]*)?", SITE_URL):
     raise ImproperlyConfigured(
         f"SITE_URL must be an http(s) address such as https://ratings.example.org, not {SITE_URL!r}"
@@ -139,15 +126,12 @@ MIDDLEWARE = [
 
 # The block `manage.py runserver --welcome` (`make run`) ends with: address, accounts, links.
 RUNSERVER_WELCOME = "accounts.devcredentials.welcome"
-# Static files are served by the application itself (WhiteNoise): in production collected, hashed and
-# compressed; in development straight from the source folders (no collectstatic), so `make run` with
-# DEBUG off serves them as well (runserver's own static view needs DEBUG on).
+# Static files are served by WhiteNoise: in production collected, hashed and compressed; in development
+# from the source folders at each request (no collectstatic; runserver's own view needs DEBUG on).
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "whitenoise.middleware.WhiteNoiseMiddleware",
 )
-# Development: looked up in the source folders at each request (an edited or new file is served at once,
-# nothing is read at start); production: the collected files, read once at start.
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 ROOT_URLCONF = "federation.urls"
@@ -235,8 +219,7 @@ STORAGES = {
         )
     },
 }
-# The project's own git-ignored folder for what a developer's `make run` writes: its logs (var/log/) and
-# the development accounts' passwords (accounts/devcredentials.py), which production never keeps.
+# The git-ignored folder of what `make run` writes: logs (var/log/), development passwords (never in production).
 VAR_DIR = BASE_DIR / "var"
 DEV_CREDENTIALS_FILE = None if PRODUCTION else VAR_DIR / "credentials.json"
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
@@ -565,11 +548,9 @@ API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "120/minute")
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 # plain: one line a record; json: one JSON object a line (web, workers, beat, gunicorn), for a log collector.
 LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
-# A file instead of standard error (which keeps the warnings and errors), made 0600 in a 0700 folder;
-# a relative path is under the project folder. `make run` sends the demo's log to var/log/demo.log.
+# A file (0600; relative: under the project) instead of standard error, which keeps warnings and errors.
 LOG_FILE = env_str("LOG_FILE", None)
-if LOG_FILE is not None:
-    LOG_FILE = str(BASE_DIR / LOG_FILE)  # an absolute path stays as it is
+LOG_FILE = None if LOG_FILE is None else str(BASE_DIR / LOG_FILE)  # an absolute path stays as it is
 LOGGING = logs.logging_config(LOG_FORMAT, LOG_LEVEL, LOG_FILE)
 # /health/ names a part failing when its oldest item has waited longer than this many seconds: a
 # worker queue's oldest task, beat's last tick (one a minute), a channel's oldest pending outbound

@@ -10,6 +10,7 @@ from toolkit.scheduler import scheduler_start
 
 class Command(StaticRunserver):
     help = StaticRunserver.help + " Runs the periodic jobs in development (DEV_SCHEDULER)."
+    welcome = False
 
     def add_arguments(self, parser):
         super().add_arguments(parser)
