@@ -6,7 +6,9 @@ password is printed once, as ever. The file (var/credentials.json) is 0600 in a 
 ignores; it holds passwords of a local demo, which the same person can reset at will. Each entry keeps
 the password's hash as stored when it was made: an account whose password was changed since (through
 the site or the admin) is listed as changed, without hashing anything again (a check of the password
-itself costs a third of a second per account, at every start of the server).
+itself costs a third of a second per account, at every start of the server). Entries are kept per
+database: a developer who tries PostgreSQL (DATABASE_URL) and comes back to db.sqlite3 finds each
+one's passwords.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 WIDTH = 78
 
@@ -34,6 +37,12 @@ def _read(path: Path) -> dict:
         return {}
 
 
+def _database() -> str:
+    """Which database the accounts are in (its engine, server and name; never its password)."""
+    config = connection.settings_dict
+    return f"{config['ENGINE']} {config.get('HOST') or ''}:{config.get('PORT') or ''} {config['NAME']}"
+
+
 def remember(user, password: str, *, what: str, path: str) -> bool:
     """Keep `user`'s new `password` (just set) with what to try with the account and where; False in
     production, where nothing is kept."""
@@ -43,7 +52,8 @@ def remember(user, password: str, *, what: str, path: str) -> bool:
     file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     file.parent.chmod(0o700)
     known = _read(file)
-    known[user.get_username()] = {"password": password, "hash": user.password, "what": what, "path": path}
+    entry = {"password": password, "hash": user.password, "what": what, "path": path}
+    known.setdefault(_database(), {})[user.get_username()] = entry
     # Written whole under another name, made 0600 before a byte is in it, then renamed over the old one.
     temporary = file.with_suffix(".tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -60,7 +70,7 @@ def accounts() -> list[dict]:
     file = _file()
     if file is None:
         return []
-    known = _read(file)
+    known = _read(file).get(_database(), {})
     hashes = dict(get_user_model().objects.filter(username__in=list(known)).values_list("username", "password"))
     found = []
     for username, entry in known.items():
@@ -87,8 +97,9 @@ def welcome(address: str, *, everywhere: bool = False) -> str:
     if everywhere:
         lines[-1:-1] = ["  It listens on every interface: from another machine use this one's name or address."]
     if listed:
+        changed = any(entry["password"] is None for entry in listed)
         for entry in listed:
-            entry["password"] = entry["password"] or "(changed since: `manage.py changepassword` sets one)"
+            entry["password"] = entry["password"] or "(changed)"
         name_width = max(len(entry["username"]) for entry in listed)
         password_width = max(len(entry["password"]) for entry in listed)
         lines.append(f"  Log in at {site}/accounts/login/ as:")
@@ -97,8 +108,11 @@ def welcome(address: str, *, everywhere: bool = False) -> str:
             lines.append(f"    {entry['username']:<{name_width}}  {password:<{password_width}}  {entry['what']}")
             lines.append(f"    {'':<{name_width}}  {'':<{password_width}}  {site}{entry['path']}")
         lines.append(f"  (development passwords, kept in {_shown(_file())} for the next `make run`)")
+        if changed:
+            lines.append("  (changed): changed since; `.venv/bin/python manage.py changepassword NAME` sets another")
     else:
-        lines.append("  No development accounts are kept: `manage.py ensure_admin` makes the admin.")
+        # A database made before `make run` kept them, or production (which keeps none).
+        lines.append("  No passwords are kept for this database: `.venv/bin/python manage.py changepassword admin`.")
     lines += [
         "",
         "  Start from:",

@@ -106,7 +106,7 @@ def test_it_ends_with_every_demo_account_and_a_password_that_logs_in(
     user.set_password("changed-by-the-td-42")
     user.save()
     again = block_accounts(devcredentials.welcome(ADDRESS))
-    assert again["demo-td"][0] == "(changed"
+    assert again["demo-td"][0] == "(changed)"
     assert again["demo-arbiter"] == accounts["demo-arbiter"]
 
 
@@ -118,7 +118,7 @@ def test_it_keeps_no_password_in_production(tmp_path, monkeypatch):
         call_command("ensure_admin", stdout=out)
         assert "password: " in out.getvalue()  # printed once, as ever
         assert not (tmp_path / "var").exists()
-        assert "No development accounts are kept" in devcredentials.welcome(ADDRESS)
+        assert "No passwords are kept" in devcredentials.welcome(ADDRESS)
 
 
 @pytest.mark.django_db
