@@ -26,8 +26,8 @@ class PlainFormatter(logging.Formatter):
 
 
 class PrivateFileHandler(logging.FileHandler):
-    """A log file only its owner reads (a demo's log holds the passwords it printed; any log holds
-    the site's data): the folder is made 0700 and the file 0600 before the first line is written."""
+    """A log file only its owner reads (a log holds the site's data: names, addresses, what failed
+    where): the folder is made 0700 and the file 0600 before the first line is written."""
 
     def _open(self):
         path = Path(self.baseFilename)
@@ -72,8 +72,8 @@ def logging_config(log_format: str, level: str, log_file: str | None = None) -> 
     """Django's LOGGING: everything to standard error through one handler, plain or JSON.
 
     With `log_file` everything goes to that file instead and standard error keeps the warnings and
-    errors: `make run` sends the demo's thousands of INFO lines there, and the terminal shows what
-    went wrong, if anything."""
+    errors: `make run` sends the demo's INFO lines there, and the terminal shows what went wrong,
+    if anything."""
     formatter = {"()": JsonFormatter} if log_format == "json" else {"()": PlainFormatter, "format": PLAIN}
     handlers = {"console": {"class": "logging.StreamHandler", "formatter": "main"}}
     if log_file:
