@@ -7,9 +7,10 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 .PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load bench-whatif profile worker engine-worker beat messages clean bench-gcr bench-accuracy
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install -c constraints.txt -e .
-	touch $@
+	@echo "== $$(date "+%T %Z") Python packages: installing into .venv (a minute or two the first time)"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PIP) install -c constraints.txt -e .
+	@touch $@
 
 $(VENV)/.test: $(VENV)/.runtime
 	$(PIP) install -c constraints.txt -e '.[test]'
@@ -19,12 +20,27 @@ $(VENV)/.bench: $(VENV)/.runtime
 	$(PIP) install -c constraints.txt -e '.[bench]'
 	touch $@
 
+# `make run PORT=8731 HOST=0.0.0.0` serves there; the settings read both (ALLOWED_HOSTS and, in
+# development, SITE_URL follow them). DEBUG stays off, as in production (the site's own error pages,
+# static files by WhiteNoise), unless `make run DEBUG=1`. The demo's log goes to var/log/demo.log (the
+# terminal keeps its warnings); the run ends with the address, the accounts and where to start.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEBUG ?= 0
+RUN_ADDRESS = $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
+RUN_ENV = HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG)
+DEMO_LOG = var/log/demo.log
 run: $(VENV)/.runtime
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py ensure_admin
-	$(PY) manage.py load_demo
-	# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@echo "== $$(date "+%T %Z") Database: migrating db.sqlite3"
+	@$(RUN_ENV) $(PY) manage.py migrate --noinput -v0
+	@echo "== $$(date "+%T %Z") Admin account"
+	@$(RUN_ENV) $(PY) manage.py ensure_admin
+	@echo "== $$(date "+%T %Z") Demo federation: tournaments and mobile games through the real pipeline (log: $(DEMO_LOG))"
+	@$(RUN_ENV) LOG_FILE=$(DEMO_LOG) $(PY) manage.py load_demo \
+		|| { echo "The demo failed: its error is above, its full log in $(DEMO_LOG)" >&2; exit 1; }
+	@echo "== $$(date "+%T %Z") Serving http://$(RUN_ADDRESS)/ (DEBUG=$(DEBUG))"
+	@# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
+	@$(RUN_ENV) $(PY) manage.py runserver $(RUN_ADDRESS) --welcome
 
 # Production: the settings come from the environment (docs/operators/production.md); gunicorn's from
 # federation/gunicorn.conf.py (WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_BIND, ...).

@@ -14,7 +14,7 @@ from playwright.sync_api import sync_playwright
 
 _parser = argparse.ArgumentParser(description="Screenshots of the site's pages for docs/screenshots/.")
 _parser.add_argument("base", nargs="?", default="http://127.0.0.1:8000")
-_parser.add_argument("--only", choices=["gcr-filter", "accuracy", "whatif", "tiebreaks"])
+_parser.add_argument("--only", choices=["gcr-filter", "accuracy", "whatif", "tiebreaks", "not-found"])
 _parser.add_argument("--report", help="the tournament report's path, for --only tiebreaks")
 OPTIONS = _parser.parse_args()
 BASE = OPTIONS.base.rstrip("/")
@@ -41,6 +41,15 @@ def shoot_tiebreaks(browser, report: str) -> None:
         )
         page.screenshot(path=OUT / name)
         page.context.close()
+
+
+def shoot_not_found(browser) -> None:
+    """The site's own 404 page as `make run` serves it (DEBUG off), on a 390 px phone in English and Russian."""
+    for locale, name in (("en-GB", "not-found-phone.png"), ("ru-RU", "not-found-phone-ru.png")):
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+        phone.goto(f"{BASE}/tournaments/no-such-page/")
+        phone.screenshot(path=OUT / name)
+        phone.context.close()
 
 
 def shoot_gcr_filter(browser) -> None:
@@ -73,6 +82,7 @@ def main() -> None:
                 "accuracy": lambda: shoot_accuracy(browser),
                 "whatif": lambda: shoot_whatif(browser),
                 "tiebreaks": lambda: shoot_tiebreaks(browser, OPTIONS.report or "/tournaments/1/"),
+                "not-found": lambda: shoot_not_found(browser),
             }
             only[OPTIONS.only]()
             browser.close()

@@ -8,6 +8,7 @@ helper here raises ``ImproperlyConfigured`` naming the variable and the value.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -49,7 +50,7 @@ def env_bool(name: str, default: bool, *, environ_=None) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use one of true/false, yes/no, on/off, 1/0")
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None, environ_=None) -> int:
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None, environ_=None) -> int:
     value = _raw(name, environ_)
     if value is None:
         return default
@@ -57,6 +58,8 @@ def env_int(name: str, default: int, *, minimum: int | None = None, environ_=Non
         number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={number} is above the maximum of {maximum}")
     return _at_least(name, number, minimum)
 
 
@@ -170,6 +173,34 @@ def _masked(url: str) -> str:
     if parts.password is None:
         return url
     return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+)
+
+
+def env_host(name: str, default: str, *, environ_=None) -> str:
+    """A host name or an IP address (IPv6 without brackets), as `runserver` binds to it."""
+    value = env_str(name, default, environ_=environ_)
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        if not _HOST_NAME.fullmatch(value):
+            raise ImproperlyConfigured(
+                f"{name}={value!r} is not a host name or an IP address such as 127.0.0.1 or 0.0.0.0"
+            ) from None
+    return value
+
+
+def run_address(host: str, port: int) -> tuple[list[str], str]:
+    """The host names `runserver` bound to `host`:`port` answers to, and the site's address for links in
+    mail. On every interface (0.0.0.0, ::) any name that reaches the machine, and this machine's own
+    address for the links (SITE_URL names the one other machines use)."""
+    if host in ("0.0.0.0", "::"):  # noqa: S104 - development only, chosen by the developer
+        return ["*"], f"http://127.0.0.1:{port}"
+    name = f"[{host}]" if ":" in host else host
+    return [name], f"http://{name}:{port}"
 
 
 _HEADER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 
-from django.conf import settings
 from django.http import HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
 from django.utils.translation import get_language
+
+from federation.context_processors import site_name
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +27,8 @@ PLAIN_500 = (
 
 
 def server_error(request, template_name: str = "500.html"):
-    context = {"SITE_NAME": settings.SITE_NAME, "LANGUAGE_CODE": get_language()}
+    # The name as every other page shows it (the default translated when SITE_NAME is unset).
+    context = {"SITE_NAME": site_name(), "LANGUAGE_CODE": get_language()}
     try:
         content = loader.get_template(template_name).render(context)
     except Exception:

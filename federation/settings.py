@@ -21,11 +21,13 @@ from federation.env import (
     env_database,
     env_float,
     env_header,
+    env_host,
     env_int,
     env_list,
     env_rate,
     env_str,
     redis_database,
+    run_address,
 )
 from operations import logs, sentry
 
@@ -54,7 +56,12 @@ DEBUG = env_bool("DEBUG", default=not PRODUCTION)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when DJANGO_ENV=production")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# Development: the address `make run HOST=… PORT=…` serves, which the accepted hosts and the links in
+# mail (SITE_URL) follow (federation/env.py). Production names both itself and reads neither.
+if not PRODUCTION:
+    RUN_HOSTS, RUN_URL = run_address(env_host("HOST", "127.0.0.1"), env_int("PORT", 8000, minimum=1, maximum=65535))
+_LOCAL = ["127.0.0.1", "localhost", "[::1]", "testserver"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else list(dict.fromkeys([*_LOCAL, *RUN_HOSTS])))
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_ENV=production")
 if PRODUCTION and "*" in ALLOWED_HOSTS:
@@ -65,7 +72,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Empty: the default name, translated ("Chess Federation Ratings"); see context_processors.site_name.
 SITE_NAME = env_str("SITE_NAME", "")
 # Mail sent by workers has no request to build links from: they start with this address.
-SITE_URL = env_str("SITE_URL", None if PRODUCTION else "http://127.0.0.1:8000")
+SITE_URL = env_str("SITE_URL", None if PRODUCTION else RUN_URL)
 if not SITE_URL or not re.fullmatch(r"https?://[^/\s]+(/[^\s]*)?", SITE_URL):
     raise ImproperlyConfigured(
         f"SITE_URL must be an http(s) address such as https://ratings.example.org, not {SITE_URL!r}"
@@ -117,13 +124,15 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-if PRODUCTION:
-    # Static files are served by the application itself in production (collected, hashed,
-    # compressed); in development runserver serves them from the source folders.
-    MIDDLEWARE.insert(
-        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-        "whitenoise.middleware.WhiteNoiseMiddleware",
-    )
+# The block `manage.py runserver --welcome` (`make run`) ends with: address, accounts, links.
+RUNSERVER_WELCOME = "accounts.devcredentials.welcome"
+# Static files are served by WhiteNoise: in production collected, hashed and compressed; in development
+# from the source folders at each request (no collectstatic; runserver's own view needs DEBUG on).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+)
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 ROOT_URLCONF = "federation.urls"
 WSGI_APPLICATION = "federation.wsgi.application"
@@ -210,6 +219,9 @@ STORAGES = {
         )
     },
 }
+# The git-ignored folder of what `make run` writes: logs (var/log/), development passwords (never in production).
+VAR_DIR = BASE_DIR / "var"
+DEV_CREDENTIALS_FILE = None if PRODUCTION else VAR_DIR / "credentials.json"
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 10 * 1024 * 1024, minimum=1024)
 # Files larger than this are read by a Celery worker while the preview page shows the progress
 # (a 10,000-game PGN takes 10-16 s to read); 0 sends every upload to a worker.
@@ -542,7 +554,10 @@ API_RATE_LIMIT = env_rate("API_RATE_LIMIT", "120/minute")
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 # plain: one line a record; json: one JSON object a line (web, workers, beat, gunicorn), for a log collector.
 LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
-LOGGING = logs.logging_config(LOG_FORMAT, LOG_LEVEL)
+# A file (0600; relative: under the project) instead of standard error, which keeps warnings and errors.
+LOG_FILE = env_str("LOG_FILE", None)
+LOG_FILE = None if LOG_FILE is None else str(BASE_DIR / LOG_FILE)  # an absolute path stays as it is
+LOGGING = logs.logging_config(LOG_FORMAT, LOG_LEVEL, LOG_FILE)
 # /health/ names a part failing when its oldest item has waited longer than this many seconds: a
 # worker queue's oldest task, beat's last tick (one a minute), a channel's oldest pending outbound
 # message, the oldest rating request still waiting for a worker.

@@ -52,3 +52,6 @@ PAGE_CACHE_SECONDS = 0
 # test warms only the pages it names unless it asks for the visitors' favourites.
 PAGE_CACHE_WARM_THREADS = 1
 PAGE_CACHE_WARM_POPULAR = 0
+# Nothing written into the checkout's var/: the tests of `make run`'s closing block give their own file.
+DEV_CREDENTIALS_FILE = None
+VAR_DIR = Path(tempfile.mkdtemp(prefix="federation-var-"))

@@ -7,10 +7,34 @@ on gunicorn's own. Imports no app and no model: the settings module imports it."
 from __future__ import annotations
 
 import logging
+import os
+import time
+from pathlib import Path
 
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
 PLAIN = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class PlainFormatter(logging.Formatter):
+    """The plain line with its time zone: Django sets the process's zone to TIME_ZONE (Moscow by
+    default), and a bare 03:12 read beside a UTC job's schedule or another machine's log misleads.
+    2026-12-02 03:12:05,123 +0300."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return f"{super().formatTime(record, datefmt)} {time.strftime('%z', self.converter(record.created))}"
+
+
+class PrivateFileHandler(logging.FileHandler):
+    """A log file only its owner reads (a log holds the site's data: names, addresses, what failed
+    where): the folder is made 0700 and the file 0600 before the first line is written."""
+
+    def _open(self):
+        path = Path(self.baseFilename)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        path.chmod(0o600)
+        return super()._open()
 
 
 class JsonFormatter(_JsonFormatter):
@@ -44,19 +68,30 @@ def _current_task():
     return task if task is not None and task.request.id else None
 
 
-def logging_config(log_format: str, level: str) -> dict:
-    """Django's LOGGING: everything to standard error through one handler, plain or JSON."""
-    formatter = {"()": JsonFormatter} if log_format == "json" else {"format": PLAIN}
-    loggers = {"django.db.backends": {"level": "INFO"}}
-    if log_format == "json":
-        # Django's own console handler (DEBUG on) would print its records again, in plain text.
-        loggers["django"] = {"handlers": [], "level": "INFO", "propagate": True}
+def logging_config(log_format: str, level: str, log_file: str | None = None) -> dict:
+    """Django's LOGGING: everything to standard error through one handler, plain or JSON.
+
+    With `log_file` everything goes to that file instead and standard error keeps the warnings and
+    errors: `make run` sends the demo's INFO lines there, and the terminal shows what went wrong,
+    if anything."""
+    formatter = {"()": JsonFormatter} if log_format == "json" else {"()": PlainFormatter, "format": PLAIN}
+    handlers = {"console": {"class": "logging.StreamHandler", "formatter": "main"}}
+    if log_file:
+        handlers["console"]["level"] = "WARNING"
+        handlers["file"] = {"()": PrivateFileHandler, "filename": log_file, "formatter": "main", "encoding": "utf-8"}
+    loggers = {
+        "django.db.backends": {"level": "INFO"},
+        # Django's own handlers print its records again (DEBUG on) and runserver's request lines with
+        # the bare local time: every line goes through this one handler instead, with its zone.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},
+    }
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"main": formatter},
-        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "main"}},
-        "root": {"handlers": ["console"], "level": level},
+        "handlers": handlers,
+        "root": {"handlers": list(handlers), "level": level},
         "loggers": loggers,
     }
 

@@ -1,5 +1,6 @@
 """Error pages in the site's layout and the visitor's language (with DEBUG off, as in production)."""
 
+import re
 from unittest import mock
 
 import pytest
@@ -73,3 +74,43 @@ def test_it_has_a_template_for_every_error_page(name):
     from django.template.loader import get_template
 
     assert "base.html" in get_template(f"{name}.html").template.source
+
+
+@override_settings(ROOT_URLCONF="tests.federation.error_urls", DEBUG=False)
+class ErrorPagesAsMakeRunServesThemTestCase(BaseTestCase):
+    """`make run` serves with DEBUG off: a stranger's mistake shows the site's page, styled by the
+    stylesheet WhiteNoise serves (the test client serves no static file of its own), and nothing of
+    the server's insides."""
+
+    def test_it_shows_its_own_styled_pages_and_no_debug_text_in_both_languages(self):
+        import django
+        from django.conf import settings
+
+        for name, (path, status, english, russian) in PAGES.items():
+            for language, message in (("en", english), ("ru", russian)):
+                client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=language)
+                response = client.get(path)
+                text = response.content.decode()
+                assert response.status_code == status, (name, language)
+                assert f"<h1>{message}</h1>" in text, (name, language)
+                # The default name, translated: the 500 page has it too, without context processors.
+                brand = "Chess Federation Ratings" if language == "en" else "Рейтинги шахматной федерации"
+                assert f'<a class="brand" href="/">{brand}</a>' in text, (name, language)
+                stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)">', text).group(1)
+                css = client.get(stylesheet)
+                assert (css.status_code, css["Content-Type"].split(";")[0]) == (200, "text/css"), stylesheet
+                assert b".site-header" in b"".join(css.streaming_content)
+                for leak in (
+                    "Traceback",
+                    "Django",
+                    "DEBUG",
+                    "Using the URLconf",
+                    "something broke",  # the 500 view's exception
+                    "RuntimeError",
+                    "makes no sense",  # the 400 view's
+                    str(settings.BASE_DIR),
+                    django.get_version(),
+                    "style=",
+                    "<style",
+                ):
+                    assert leak not in text, (name, language, leak)

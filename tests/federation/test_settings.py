@@ -1,6 +1,7 @@
 """Configuration comes from the environment and bad values stop the site loudly."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,8 @@ from federation.env import (
 
 ROOT = Path(__file__).resolve().parents[2]
 # A secret that `check --deploy` accepts: long, varied and without the insecure prefix.
+# `make run HOST=0.0.0.0`: every interface.
+EVERYWHERE = "0.0.0.0"  # noqa: S104
 GOOD_SECRET = "p9!x2Lk#Qw7zR4tY8uI0oPa5sD6fG3hJ1kLzXcVbNm-QwErTyUiOp"
 
 
@@ -324,7 +327,6 @@ def test_it_uses_real_workers_when_a_broker_is_set():
 
 def test_it_documents_every_variable_it_reads():
     """Every variable the settings read appears in the operators' configuration guide and in .env.example."""
-    import re
 
     source = (ROOT / "federation" / "settings.py").read_text()
     names = set(re.findall(r'env_\w+\(\s*"([A-Z_]+)"', source)) | set(re.findall(r'env_str\("([A-Z_]+)"\)', source))
@@ -334,3 +336,94 @@ def test_it_documents_every_variable_it_reads():
     for name in sorted(names):
         assert f"`{name}`" in readme, f"{name} is not documented in docs/operators/configuration.md"
         assert re.search(rf"^#?\s*{name}=", example, re.M), f"{name} is missing from .env.example"
+
+
+def settings_seen(*names, **env) -> dict:
+    """The named settings as a fresh process reads them from `env` (and nothing else configured)."""
+    code = (
+        "import django, json, os; os.environ['DJANGO_SETTINGS_MODULE']='federation.settings'; django.setup();"
+        f"from django.conf import settings as s; print(json.dumps({{n: getattr(s, n) for n in {list(names)!r}}}))"
+    )
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO", "DATABASE", "CELERY", "SECRET", "DEBUG"))
+        and k not in ("HOST", "PORT", "SITE_URL", "ALLOWED_HOSTS", "LOG_FILE", "CACHE_URL", "EMAIL_BACKEND")
+    }
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", code], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, check=True
+    )
+    import json
+
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("env", "site_url", "host"),
+    [
+        ({}, "http://127.0.0.1:8000", "127.0.0.1"),
+        ({"PORT": "8731"}, "http://127.0.0.1:8731", "127.0.0.1"),
+        ({"HOST": "192.168.1.20", "PORT": "8731"}, "http://192.168.1.20:8731", "192.168.1.20"),
+        ({"HOST": "ratings.local", "PORT": "9000"}, "http://ratings.local:9000", "ratings.local"),
+        ({"HOST": "::1", "PORT": "8731"}, "http://[::1]:8731", "[::1]"),
+        # Every interface: links in mail open on this machine; any name that reaches it is accepted.
+        ({"HOST": EVERYWHERE, "PORT": "8731"}, "http://127.0.0.1:8731", "*"),
+    ],
+)
+def test_it_follows_the_address_make_run_serves_in_development(env, site_url, host):
+    seen = settings_seen("SITE_URL", "ALLOWED_HOSTS", **env)
+    assert seen["SITE_URL"] == site_url
+    assert host in seen["ALLOWED_HOSTS"]
+    assert "127.0.0.1" in seen["ALLOWED_HOSTS"]
+
+
+def test_it_keeps_an_explicit_site_url_and_hosts_whatever_make_run_serves():
+    seen = settings_seen(
+        "SITE_URL", "ALLOWED_HOSTS", PORT="8731", SITE_URL="https://demo.example.org", ALLOWED_HOSTS="demo.example.org"
+    )
+    assert seen == {"SITE_URL": "https://demo.example.org", "ALLOWED_HOSTS": ["demo.example.org"]}
+
+
+def test_it_ignores_make_runs_address_in_production_where_site_url_stays_required():
+    seen = settings_seen("SITE_URL", "ALLOWED_HOSTS", **PRODUCTION, HOST=EVERYWHERE, PORT="not a port")
+    assert seen == {"SITE_URL": "https://ratings.example.org", "ALLOWED_HOSTS": ["ratings.example.org"]}
+    result = run_manage("check", **{**PRODUCTION, "SITE_URL": ""}, PORT="8731")
+    assert result.returncode != 0
+    assert "SITE_URL must be an http(s) address" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("PORT", "eighty", "PORT='eighty' is not a whole number"),
+        ("PORT", "70000", "PORT=70000 is above the maximum of 65535"),
+        ("PORT", "0", "PORT=0 is below the minimum of 1"),
+        ("HOST", "my host", "HOST='my host' is not a host name or an IP address"),
+        ("HOST", "http://127.0.0.1", "HOST='http://127.0.0.1' is not a host name or an IP address"),
+    ],
+)
+def test_it_refuses_a_bad_address_for_make_run_naming_the_variable(name, value, message):
+    result = run_manage("check", **{name: value})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_it_reads_host_names_and_addresses():
+    from federation.env import env_host
+
+    for value in ("127.0.0.1", EVERYWHERE, "::", "::1", "localhost", "ratings.example.org", "my-laptop"):
+        assert env_host("H", "127.0.0.1", environ_={"H": value}) == value
+    assert env_host("H", "127.0.0.1", environ_={}) == "127.0.0.1"
+    for value in ("-bad", "a..b", "[::1]", "host:8000", "é.example"):
+        with pytest.raises(ImproperlyConfigured, match=re.escape(f"H={value!r} is not a host name")):
+            env_host("H", "127.0.0.1", environ_={"H": value})
+
+
+def test_it_serves_static_files_itself_and_puts_a_relative_log_file_under_the_project():
+    seen = settings_seen("MIDDLEWARE", "WHITENOISE_USE_FINDERS", "LOG_FILE", "DEBUG", LOG_FILE="var/log/demo.log")
+    assert "whitenoise.middleware.WhiteNoiseMiddleware" in seen["MIDDLEWARE"]
+    assert seen["WHITENOISE_USE_FINDERS"] is True  # no collectstatic in development
+    assert seen["LOG_FILE"] == str(ROOT / "var" / "log" / "demo.log")
+    production = settings_seen("MIDDLEWARE", "WHITENOISE_USE_FINDERS", **PRODUCTION)
+    assert "whitenoise.middleware.WhiteNoiseMiddleware" in production["MIDDLEWARE"]
+    assert production["WHITENOISE_USE_FINDERS"] is False  # the collected, hashed files

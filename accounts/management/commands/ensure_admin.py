@@ -1,7 +1,8 @@
 """Create the superuser `admin` once, so a fresh checkout can log in to the admin.
 
-The password comes from ADMIN_PASSWORD, or is generated and printed exactly once:
-it is never stored anywhere but in the password hash.
+The password comes from ADMIN_PASSWORD, or is generated and printed exactly once: in production it
+is never stored anywhere but in the password hash; in development it is also kept in var/ for
+`make run`'s closing block (accounts/devcredentials.py).
 """
 
 import os
@@ -9,6 +10,8 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+
+from accounts import devcredentials
 
 
 class Command(BaseCommand):
@@ -23,8 +26,11 @@ class Command(BaseCommand):
             self.stdout.write(f"Superuser '{username}' exists already; its password is unchanged.")
             return
         password = os.environ.get("ADMIN_PASSWORD") or secrets.token_urlsafe(12)
-        User.objects.create_superuser(username=username, email="", password=password)
-        if os.environ.get("ADMIN_PASSWORD"):
+        user = User.objects.create_superuser(username=username, email="", password=password)
+        if devcredentials.remember(user, password, what="the admin: every table of the site", path="/admin/"):
+            # Development: `make run` lists it at the end of every run, from var/ (accounts/devcredentials.py).
+            self.stdout.write(self.style.SUCCESS(f"Created superuser '{username}' (password kept for `make run`)."))
+        elif os.environ.get("ADMIN_PASSWORD"):
             self.stdout.write(
                 self.style.SUCCESS(f"Created superuser '{username}' with the password from ADMIN_PASSWORD.")
             )

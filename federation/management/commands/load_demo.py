@@ -1,10 +1,13 @@
 """Fill an empty database with a demo federation, through the real pipeline (idempotent)."""
 
+import secrets
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from accounts import devcredentials
 from accounts.roles import ARBITERS, ensure_roles
 from play import demo as play_demo
 from players.models import Club, Player, Region
@@ -33,8 +36,7 @@ class Command(BaseCommand):
         folder = settings.BASE_DIR / "examples" if examples is None else examples
         ensure_roles(Group, Permission)
         arbiter, _ = get_user_model().objects.get_or_create(username="demo-arbiter", defaults={"first_name": "Demo"})
-        arbiter.set_unusable_password()
-        arbiter.save()
+        _log_in_as(arbiter, what="the arbiter: upload a results file (examples/), confirm it", path="/arbiter/")
         arbiter.groups.add(Group.objects.get(name=ARBITERS))
 
         for name, time_control in EXAMPLES:
@@ -46,7 +48,9 @@ class Command(BaseCommand):
         for file in demo.season():
             self._import(arbiter, file.name, file.data, fide_rated=False, time_control=Tournament.TimeControl.RAPID)
         self._register_clubs()
-        play_demo.load(stdout=self.stdout, players=season_players())
+        mobile = play_demo.load(stdout=self.stdout, players=season_players())
+        if mobile is not None:
+            self._mobile_accounts(mobile)
         if not settings.CELERY_TASK_ALWAYS_EAGER:
             self.stdout.write("Rating runs are queued for the Celery workers (make worker).")
             return
@@ -54,6 +58,19 @@ class Command(BaseCommand):
         rating_services.publish_lists(month=timezone.localdate())
         rated = Tournament.objects.filter(status=Tournament.Status.RATED).count()
         self.stdout.write(self.style.SUCCESS(f"Demo federation loaded: {rated} tournaments rated."))
+
+    def _mobile_accounts(self, mobile: dict) -> None:
+        """The mobile events' TD and the two players' accounts, listed at the end of `make run`."""
+        User = get_user_model()
+        _log_in_as(mobile["event"].td, what="the mobile events' TD: rule on claims at the desk", path="/play/desk/")
+        for username, player, password in mobile["accounts"]:
+            if password is not None:
+                devcredentials.remember(
+                    User.objects.get(username=username),
+                    password,
+                    what=f"plays as {player}: answer the game in progress",
+                    path="/play/mine/",
+                )
 
     def _register_clubs(self):
         """TRF files carry no clubs: the children's clubs and region, as the federation registered them."""
@@ -95,3 +112,15 @@ def season_players() -> list:
         if len(found) == 6:
             break
     return found
+
+
+def _log_in_as(user, *, what: str, path: str) -> None:
+    """In development a demo account someone can log in as (its password kept for `make run`'s closing
+    block); elsewhere, or when it has a password already, it is left as it is."""
+    if user.password and user.has_usable_password():  # a new account's empty password is none either
+        return
+    password = secrets.token_urlsafe(9)
+    user.set_password(password)
+    if not devcredentials.remember(user, password, what=what, path=path):
+        user.set_unusable_password()  # production: a demo account nobody can log in as
+    user.save(update_fields=["password"])
