@@ -169,6 +169,24 @@ def after_switch(callback) -> None:
         later.append(callback)
 
 
+_unread: contextvars.ContextVar[bool] = contextvars.ContextVar("unread_cache", default=False)
+
+
+@contextlib.contextmanager
+def in_a_command():
+    """Around a management command's writes (the demo's loading): where the cache is this process's
+    own memory (development without CACHE_URL), the warmed bumps inside only bump, since no visitor
+    will ever read what a warming stores there; with a shared cache (Redis, files) they warm."""
+    from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    token = _unread.set(isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache))
+    try:
+        yield
+    finally:
+        _unread.reset(token)
+
+
 def warm_and_bump(changed: list | None = None) -> None:
     """Warm the pages that the writes changed, switch visitors to the new data with a bump, then warm
     the rest. `changed`: what each write said it changed (bump_on_commit's `changed`; None for
@@ -181,7 +199,7 @@ def warm_and_bump(changed: list | None = None) -> None:
     raises for the warming: a failure is logged and recorded, and the bump still happens."""
     stamp = warming = None
     try:
-        if settings.PAGE_CACHE_SECONDS and settings.PAGE_CACHE_WARM:
+        if settings.PAGE_CACHE_SECONDS and settings.PAGE_CACHE_WARM and not _unread.get():
             counter = _counter()
             stamp = _database_stamp()  # read after the commit: the new data's
             warming = _Warming(f"{counter + 1}.{stamp}", [None] if changed is None else changed)

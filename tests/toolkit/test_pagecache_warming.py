@@ -178,6 +178,24 @@ class WarmingTestCase(BaseTestCase):
         self.rate()
         assert pagecache.last_warming() is None
 
+    @override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}})
+    def test_it_only_bumps_in_a_command_whose_cache_is_its_own_memory(self):
+        """The demo's loading: what it would warm into the command's own memory no visitor reads."""
+        before = pagecache.version()
+        with pagecache.in_a_command():
+            self.rate()
+        assert pagecache.version() != before
+        assert pagecache.last_warming() is None
+
+    def test_it_warms_in_a_command_whose_cache_the_site_shares(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            shared = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": folder}}
+            with override_settings(CACHES=shared), pagecache.in_a_command():
+                self.rate()
+                assert pagecache.last_warming()["pages"] == 2 * len(self.changed_by_the_run())
+
     def test_it_computes_the_accuracy_figures_for_the_data_visitors_are_switched_to(self):
         from ratings import tasks
 
