@@ -19,12 +19,21 @@ $(VENV)/.bench: $(VENV)/.runtime
 	$(PIP) install -c constraints.txt -e '.[bench]'
 	touch $@
 
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(VENV)/.runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py load_demo
 	# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# A newcomer's first minutes: `make run` on fresh clones (pip's cache warm) to the first page, and the
+# demo alone on an empty SQLite database; best and worst of 3, with the load average. About 8 minutes.
+.PHONY: bench-setup
+bench-setup:
+	mkdir -p benchmarks/results
+	$(PYTHON) -m benchmarks.setup | tee benchmarks/results/setup.md
 
 # Production: the settings come from the environment (docs/operators/production.md); gunicorn's from
 # federation/gunicorn.conf.py (WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_BIND, ...).
