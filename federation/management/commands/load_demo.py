@@ -1,5 +1,7 @@
 """Fill an empty database with a demo federation, through the real pipeline (idempotent)."""
 
+from pathlib import Path
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
@@ -24,7 +26,7 @@ class Command(BaseCommand):
     help = "Load the demo federation: the complete example files and a children's season, all rated."
 
     def add_arguments(self, parser):
-        parser.add_argument("--examples", default=None, help="folder of the example files (examples/)")
+        parser.add_argument("--examples", type=Path, default=None, help="folder of the example files (examples/)")
 
     def handle(self, *args, examples, **options):
         if Tournament.objects.exists():
