@@ -42,6 +42,7 @@ FIRST_PAGE_SECONDS = 600  # the most a run may take to serve before it counts as
 # What `make run` prints as it starts each step (make echoes the command), in order: the phases.
 STEPS = (("migrate", "manage.py migrate"), ("admin", "manage.py ensure_admin"), ("demo", "manage.py load_demo"))
 SERVER = "manage.py runserver"
+STARTING = "development server at http://"  # what runserver prints once it is about to listen
 # The project's own settings: a newcomer has none of them (the defaults: SQLite, eager tasks).
 PROJECT_VARIABLES = re.compile(
     r"(DATABASE_URL|CACHE_URL|CELERY_.*|DJANGO_.*|DEBUG|SITE_URL|PAGE_CACHE_.*|LOG_.*|PYTHONPATH|VIRTUAL_ENV|"
@@ -51,7 +52,9 @@ PROJECT_VARIABLES = re.compile(
 
 def newcomer_environment(**extra: str) -> dict:
     env = {name: value for name, value in os.environ.items() if not PROJECT_VARIABLES.fullmatch(name)}
-    return {**env, **extra}
+    # Unbuffered, so that each step's lines (and runserver's "Starting development server") reach
+    # the pipe when they are printed, as they reach a terminal.
+    return {**env, "PYTHONUNBUFFERED": "1", **extra}
 
 
 def free_port() -> int:
@@ -105,17 +108,22 @@ def first_page(checkout: Path, port: int, *, make_args: tuple[str, ...] = (), en
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        served = _poll(f"http://127.0.0.1:{port}/", make, began, log_path)
+        served = _poll(f"http://127.0.0.1:{port}/", make, began, log_path, lines)
     finally:
         _stop(make)
         reader.join(timeout=10)
     return FirstPage(served, _phases(lines, served), (before, load()), log_path.read_text())
 
 
-def _poll(url: str, make: subprocess.Popen, began: float, log_path: Path) -> float:
+def _poll(url: str, make: subprocess.Popen, began: float, log_path: Path, lines: list) -> float:
+    """Polled once make run's server says it starts: on a shared machine another process may take
+    the free port meanwhile, and its answer must not count as make run's first page."""
     while time.monotonic() - began < FIRST_PAGE_SECONDS:
         if make.poll() is not None:
             raise RuntimeError(f"make run ended ({make.returncode}) before serving: see {log_path}")
+        if not any(STARTING in line for _t, line in lines):
+            time.sleep(0.1)
+            continue
         try:
             with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - our own local server
                 if response.status == 200:
