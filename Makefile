@@ -33,7 +33,7 @@ run: $(VENV)/.runtime
 .PHONY: bench-setup
 bench-setup:
 	mkdir -p benchmarks/results
-	$(PYTHON) -m benchmarks.setup | tee benchmarks/results/setup.md
+	$(PYTHON) -m benchmarks.operations.setup | tee benchmarks/results/setup.md
 
 # Production: the settings come from the environment (docs/operators/production.md); gunicorn's from
 # federation/gunicorn.conf.py (WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_BIND, ...).

@@ -1,6 +1,6 @@
 """A newcomer's first minutes (issue 35): `make run` on a fresh clone to its first page, and the demo.
 
-    python -m benchmarks.setup [--runs 3] [--smoke]
+    python -m benchmarks.operations.setup [--runs 3] [--smoke]
 
 Each run clones this repository (its committed HEAD) into an empty temporary folder and, with no
 environment of the project's own (the SQLite file, eager tasks, the local cache: what a newcomer
@@ -37,7 +37,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIRST_PAGE_SECONDS = 600  # the most a run may take to serve before it counts as failed
 # What `make run` prints as it starts each step (make echoes the command), in order: the phases.
 STEPS = (("migrate", "manage.py migrate"), ("admin", "manage.py ensure_admin"), ("demo", "manage.py load_demo"))
