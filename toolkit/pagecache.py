@@ -155,6 +155,8 @@ def one_switch():
         try:
             if held:
                 warm_and_bump(held)
+        except Exception:  # a cache that is down: as robust as the commit's own callback would be
+            logger.exception("page cache switch after the run failed")
         finally:
             for callback in later:
                 callback()

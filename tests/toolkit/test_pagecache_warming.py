@@ -141,6 +141,14 @@ class WarmingTestCase(BaseTestCase):
         assert pagecache.version() != before
         self.assert_warm(self.changed_by_the_run()[:1])
 
+    def test_it_does_not_fail_the_runs_task_when_the_cache_is_down_at_the_switch(self):
+        down = mock.patch.object(pagecache, "bump", side_effect=ConnectionError("cache down"))
+        with down, self.assertLogs("toolkit.pagecache", level=logging.ERROR) as logs, pagecache.one_switch():
+            self.rate()
+        assert "page cache switch after the run failed" in logs.output[-1]
+        self.tournament.refresh_from_db()
+        assert self.tournament.status == self.tournament.Status.RATED
+
     def test_it_keeps_serving_the_old_pages_while_the_new_ones_are_warmed(self):
         before = pagecache.version()
         seen = []
