@@ -42,6 +42,13 @@ run: $(VENV)/.runtime
 	@# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
 	@$(RUN_ENV) $(PY) manage.py runserver $(RUN_ADDRESS) --welcome
 
+# A newcomer's first minutes: `make run` on fresh clones (pip's cache warm) to the first page, and the
+# demo alone on an empty SQLite database; best and worst of 3, with the load average. About 8 minutes.
+.PHONY: bench-setup
+bench-setup:
+	mkdir -p benchmarks/results
+	$(PYTHON) -m benchmarks.operations.setup | tee benchmarks/results/setup.md
+
 # Production: the settings come from the environment (docs/operators/production.md); gunicorn's from
 # federation/gunicorn.conf.py (WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_BIND, ...).
 serve: $(VENV)/.runtime

@@ -248,9 +248,10 @@ PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 3600, minimum=0)
 PAGE_CACHE_DB_SECONDS = env_int("PAGE_CACHE_DB_SECONDS", 30, minimum=1)
 # Larger answers (a whole list as a spreadsheet) are served fresh each time.
 PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 8 * 1024 * 1024, minimum=0)
-# After a rating run, before visitors are switched to its data, the cache is warmed with the fixed
-# most visited pages and then the entries visitors asked most (toolkit/popularity.py): at most this
-# many of those, for at most this many seconds in all, by this many threads (toolkit/pagecache.py).
+# After a rating run the cache is warmed with the pages it changed (before visitors are switched to
+# its data: the reports, the home page, the lists' first pages; right after: its players' pages) and
+# then, after the switch, the entries visitors asked most (toolkit/popularity.py): at most this many
+# of those, for at most this many seconds in all, by this many threads (toolkit/pagecache.py).
 PAGE_CACHE_WARM_POPULAR = env_int("PAGE_CACHE_WARM_POPULAR", 3000, minimum=0)
 PAGE_CACHE_WARM_SECONDS = env_int("PAGE_CACHE_WARM_SECONDS", 30, minimum=1)
 # One by default: with three, a rating run waiting behind the warming waited for three renders
@@ -375,8 +376,9 @@ PLAYCHESS_DEFAULT_ENTRY_RATING = env_int("PLAYCHESS_DEFAULT_ENTRY_RATING", 1000,
 RATING_SOURCES = ["tournaments.timeline.TournamentSource", "play.timeline.MobileSource"]
 # The database's stamp of what the public pages show (toolkit/pagecache.py imports no app).
 PAGE_CACHE_STAMP = "ratings.selectors.ratings_version"
-# What a rating run renders into the cache before visitors see its data (toolkit/pagecache.py).
-PAGE_CACHE_WARM = "tournaments.public.warming.most_visited_pages"
+# The pages a rating run changed, which it renders into the cache before (and, the long tail, right
+# after) visitors are switched to its data (toolkit/pagecache.py).
+PAGE_CACHE_WARM = "tournaments.public.warming.changed_pages"
 # Asked before each warmed page: true when a newer rating run waits, so the warming stops and the
 # worker goes on to it (its own warming follows).
 PAGE_CACHE_WARM_STOP = "ratings.selectors.rating_run_waiting"

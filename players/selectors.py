@@ -119,6 +119,14 @@ def player_by_federation_id(federation_id: int) -> Player:
     )
 
 
+def federation_ids(player_ids, *, limit: int) -> list[int]:
+    """The federation ids (their pages' addresses) of at most `limit` of these players (those of the
+    lowest ids: one query of bounded size), leaving out merged duplicates (their pages redirect)."""
+    chosen = sorted(player_ids)[:limit]
+    rows = Player.objects.filter(pk__in=chosen, merged_into__isnull=True).order_by("federation_id")
+    return list(rows.values_list("federation_id", flat=True))
+
+
 MAX_FOLLOWS = 500  # an account follows a club's worth of players, not the whole list
 
 

@@ -258,7 +258,7 @@ def gcr_recompute(*, force: bool = False) -> bool:
         run.players = len(result.players)
         run.accuracy = Decimal(f"{result.accuracy:.2f}") if result.accuracy is not None else None
         run.save()
-        pagecache.bump_on_commit(warm=True)
+        pagecache.bump_on_commit(warm=True, changed=Summary(systems={System.GCR}))
     return True
 
 

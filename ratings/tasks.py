@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from ratings import services
 from ratings.accuracy import services as accuracy_services
+from toolkit import pagecache
 
 logger = logging.getLogger(__name__)
 
@@ -21,8 +22,9 @@ TRANSIENT = (services.TransientError, OperationalError, InterfaceError)
 
 @shared_task(bind=True, autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=300, max_retries=10)
 def rate_tournament(self, tournament_id: int) -> None:
-    summary = services.rating_run(tournament_id=tournament_id)
-    request_gcr()
+    with pagecache.one_switch():
+        summary = services.rating_run(tournament_id=tournament_id)
+        request_gcr()
     if summary is not None:
         notify_followers.delay(services.unannounced(summary.tournaments))
 
@@ -30,7 +32,9 @@ def rate_tournament(self, tournament_id: int) -> None:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def recompute_gcr() -> None:
     if services.gcr_recompute():
-        refresh_accuracy.delay()  # GCR's run has committed: its figures are the data's last word
+        # GCR's run has committed: its figures are the data's last word. Kept under the pages' data
+        # version, so computed once visitors are switched to GCR's data (with the run's, when eager).
+        pagecache.after_switch(refresh_accuracy.delay)
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
@@ -43,8 +47,9 @@ def refresh_accuracy() -> None:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def mchess_monthly_penalty() -> None:
     today = timezone.now().astimezone(datetime.UTC).date()
-    if services.mchess_penalty(month=today.replace(day=1)):
-        request_gcr()
+    with pagecache.one_switch():
+        if services.mchess_penalty(month=today.replace(day=1)):
+            request_gcr()
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
@@ -55,9 +60,11 @@ def publish_monthly_lists() -> None:
 @shared_task(bind=True, autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=300, max_retries=10)
 def run_rating_requests(self) -> None:
     """Rate what the pending rating requests ask for (one run for all of them)."""
-    summary = services.run_requests(worker=self.request.hostname or "")
+    with pagecache.one_switch():
+        summary = services.run_requests(worker=self.request.hostname or "")
+        if summary is not None:
+            request_gcr()
     if summary is not None:
-        request_gcr()
         notify_followers.delay(services.unannounced(summary.tournaments))
 
 
@@ -68,7 +75,9 @@ def sweep_rating_requests(worker: str = "", started: str | None = None) -> None:
 
 
 def request_gcr() -> None:
-    """One GCR recomputation after a burst of runs: the countdown lets the burst finish first."""
+    """One GCR recomputation after a burst of runs: the countdown lets the burst finish first. Where
+    tasks run eagerly it runs at once, inside the run's one_switch(): the run and GCR are warmed
+    and switched to together (each switch would waste the pages warmed for the one before)."""
     services.gcr_request()
     recompute_gcr.apply_async(countdown=settings.GCR_DEBOUNCE_SECONDS)
 
@@ -78,8 +87,9 @@ def request_gcr() -> None:
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def rerate_since(since: str | None = None) -> None:
     """An admin's re-rating from a date (ISO), or of the whole history."""
-    summary = services.rerate_since(since=datetime.date.fromisoformat(since) if since else None)
-    request_gcr()
+    with pagecache.one_switch():
+        summary = services.rerate_since(since=datetime.date.fromisoformat(since) if since else None)
+        request_gcr()
     notify_followers.delay(services.unannounced(summary.tournaments))
 
 

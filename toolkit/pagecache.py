@@ -21,15 +21,19 @@ Only anonymous GET/HEAD requests without a session are served from or stored in 
 token of the language form is the one per-visitor part of a public page: it is taken out of the
 stored copy and each visitor gets his own when the page is served.
 
-A rating run publishes with `bump_on_commit(warm=True)`: after its commit the most visited pages
-(settings.PAGE_CACHE_WARM names the function that lists them; the project wires it) are rendered
-into the cache under the version that comes next, and only then is the counter bumped, so the
-first visitors after a run find them warm instead of all missing at once. A failure to warm is
-logged and recorded (`last_warming()`); the bump happens anyway and the run is never failed.
+A rating run publishes with `bump_on_commit(warm=True, changed=...)`, saying what it changed:
+after its commit the pages it changed (settings.PAGE_CACHE_WARM turns the changes into pages; the
+project wires it) that visitors open first are rendered into the cache under the version that
+comes next, and only then is the counter bumped, so the first visitors after a run find them warm
+instead of all missing at once; the rest of its pages and the entries visitors asked most follow
+right after the switch. A rating run and the GCR run it sets off switch once (`one_switch`). A
+failure to warm is logged and recorded (`last_warming()`); the bump happens anyway and the run is
+never failed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import hashlib
@@ -109,31 +113,115 @@ def bump() -> None:
     cache.delete(DATABASE_KEY)
 
 
-def bump_on_commit(*, warm: bool = False) -> None:
+def bump_on_commit(*, warm: bool = False, changed=None) -> None:
     """Bump once the current transaction commits (at once outside one): a page rendered from the
     old data in between is stored under the old version, never under the new one. warm=True (a
-    rating run publishing): the most visited pages are rendered under the next version first."""
+    rating run publishing): the pages it changed are rendered under the next version first;
+    `changed` says what it changed, for settings.PAGE_CACHE_WARM (None: nothing in particular, the
+    most visited pages)."""
     # robust: a cache that is down must not turn a committed rating run into an error.
-    transaction.on_commit(warm_and_bump if warm else bump, robust=True)
+    transaction.on_commit(functools.partial(_publish, changed) if warm else bump, robust=True)
 
 
-def warm_and_bump() -> None:
-    """Render the pages of settings.PAGE_CACHE_WARM under the version that comes next, then bump to
-    it. Never raises for the warming: a failure is logged and recorded, and the bump still happens."""
-    stamp = None
+# Inside one_switch(): the changes of the writes that committed, warmed and switched to at its end.
+_held: contextvars.ContextVar[list | None] = contextvars.ContextVar("held_switch", default=None)
+_after_switch: contextvars.ContextVar[list | None] = contextvars.ContextVar("after_switch", default=None)
+
+
+def _publish(changed) -> None:
+    held = _held.get()
+    if held is None:
+        warm_and_bump([changed])
+    else:
+        held.append(changed)
+
+
+@contextlib.contextmanager
+def one_switch():
+    """One warming and one bump for every warmed write that commits inside (a rating run and the GCR
+    run it sets off where tasks run eagerly): each write's bump would make the pages warmed for the
+    one before useless. At the end, even after an error, the pages that all of them changed are
+    warmed and visitors switched to the data, then the callbacks given to after_switch() run."""
+    if _held.get() is not None:  # within an outer one: it switches
+        yield
+        return
+    held, later = [], []
+    tokens = _held.set(held), _after_switch.set(later)
     try:
-        if settings.PAGE_CACHE_SECONDS and settings.PAGE_CACHE_WARM:
+        yield
+    finally:
+        _held.reset(tokens[0])
+        _after_switch.reset(tokens[1])
+        try:
+            if held:
+                warm_and_bump(held)
+        except Exception:  # a cache that is down: as robust as the commit's own callback would be
+            logger.exception("page cache switch after the run failed")
+        finally:
+            for callback in later:
+                callback()
+
+
+def after_switch(callback) -> None:
+    """Run `callback` once visitors see the new data: at once, or at the end of the one_switch() around."""
+    later = _after_switch.get()
+    if later is None:
+        callback()
+    else:
+        later.append(callback)
+
+
+_unread: contextvars.ContextVar[bool] = contextvars.ContextVar("unread_cache", default=False)
+
+
+@contextlib.contextmanager
+def in_a_command():
+    """Around a management command's writes (the demo's loading): where the cache is this process's
+    own memory (development without CACHE_URL), the warmed bumps inside only bump, since no visitor
+    will ever read what a warming stores there; with a shared cache (Redis, files) they warm."""
+    from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    token = _unread.set(isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache))
+    try:
+        yield
+    finally:
+        _unread.reset(token)
+
+
+def warm_and_bump(changed: list | None = None) -> None:
+    """Warm the pages that the writes changed, switch visitors to the new data with a bump, then warm
+    the rest. `changed`: what each write said it changed (bump_on_commit's `changed`; None for
+    nothing in particular: the most visited pages); by default one such None.
+
+    settings.PAGE_CACHE_WARM(changed) names the pages as two lists: those rendered under the next
+    version before the bump (the pages visitors open first after a run: they switch to the new
+    data warm), and those rendered after it under the version now served (the long tail: they do
+    not hold back the switch); the most asked entries (toolkit.popularity) follow those. Never
+    raises for the warming: a failure is logged and recorded, and the bump still happens."""
+    stamp = warming = None
+    try:
+        if settings.PAGE_CACHE_SECONDS and settings.PAGE_CACHE_WARM and not _unread.get():
             counter = _counter()
             stamp = _database_stamp()  # read after the commit: the new data's
-            _warm(f"{counter + 1}.{stamp}")
+            warming = _Warming(f"{counter + 1}.{stamp}", [None] if changed is None else changed)
+            warming.before()
     except Exception as error:
         logger.exception("page cache warming failed")
         _record({"at": timezone.now().isoformat(), "pages": 0, "failed": [], "error": repr(error)})
+        warming = None
     bump()
     if stamp is not None:
         # The stamp the pages were stored under, so the first visitor does not read it again (a writer
         # in between bumps the counter: then the warmed pages are merely unused).
         cache.set(DATABASE_KEY, stamp, timeout=settings.PAGE_CACHE_DB_SECONDS)
+    if warming is not None:
+        try:
+            warming.after()
+        except Exception as error:
+            logger.exception("page cache warming failed after the switch")
+            warming.error = repr(error)
+        warming.record()
 
 
 def last_warming() -> dict | None:
@@ -163,114 +251,154 @@ def _record(result: dict) -> None:
         logger.warning("page cache unavailable", exc_info=True)
 
 
-def _warm(next_version: str) -> None:
-    from django.core.handlers.base import BaseHandler
-    from django.utils.module_loading import import_string
+class _Warming:
+    """One warming: the pages before the switch, then those after it, under one time limit
+    (PAGE_CACHE_WARM_SECONDS), giving way to a newer rating run (PAGE_CACHE_WARM_STOP)."""
 
-    jobs = _warming_jobs(import_string(settings.PAGE_CACHE_WARM)())
-    # A newer run waiting makes this version's pages short-lived, and the warming would hold up the
-    # worker that is to rate it: stop, bump, let it run.
-    waiting = import_string(settings.PAGE_CACHE_WARM_STOP) if settings.PAGE_CACHE_WARM_STOP else None
-    site = urlsplit(settings.SITE_URL)
-    handler = BaseHandler()
-    handler.load_middleware()  # no request_started/finished: those would close the task's connection
-    began = time.monotonic()
-    state = {"stored": 0, "failed": [], "stopped": False, "out_of_time": False, "path": None}
-    lock = threading.Lock()
-    jobs_left = iter(jobs)
+    def __init__(self, next_version: str, changed: list):
+        from django.core.handlers.base import BaseHandler
+        from django.utils.module_loading import import_string
 
-    def next_job():
-        with lock:
-            if state["stopped"] or state["out_of_time"]:
-                return None
-            now = time.monotonic()
-            if now - began >= settings.PAGE_CACHE_WARM_SECONDS:
-                state["out_of_time"] = True
-                return None
-            job = next(jobs_left, None)
-            # Asked before each page (its languages go together): one indexed query, against a
-            # render's tens of milliseconds.
-            if job is not None and job[0] != state["path"] and waiting is not None and waiting():
-                state["stopped"] = True
-                return None
-            state["path"] = job and job[0]
-            return job
+        self.version = next_version
+        first, then = import_string(settings.PAGE_CACHE_WARM)(changed)
+        self.first = _jobs(first)
+        seen = set(self.first)
+        self.then = [job for job in _jobs(then) if job not in seen]
+        seen.update(self.then)
+        self.then += [job for job in _popular() if job not in seen]
+        # A newer run waiting makes this version's pages short-lived, and the warming would hold up the
+        # worker that is to rate it: stop, bump, let it run.
+        stop = settings.PAGE_CACHE_WARM_STOP
+        self.waiting = import_string(stop) if stop else None
+        self.site = urlsplit(settings.SITE_URL)
+        self.handler = BaseHandler()
+        self.handler.load_middleware()  # no request_started/finished: those would close the task's connection
+        self.began = time.monotonic()
+        self.switched = None
+        self.stored = 0
+        self.failed: list[str] = []
+        self.stopped = self.out_of_time = False
+        self.error = ""
 
-    def work():
-        while (job := next_job()) is not None:
-            path, language = job
-            try:
-                response = handler.get_response(WSGIRequest(_environ(site, path, language)))
-            except Exception:
-                logger.exception("page cache warming: %s (%s) failed", path, language)
-                with lock:
-                    state["failed"].append(f"{path} ({language})")
-                continue
+    def before(self) -> None:
+        self._render(self.first)
+        self.switched = round(time.monotonic() - self.began, 3)
+
+    def after(self) -> None:
+        if self.switched is None:
+            self.switched = round(time.monotonic() - self.began, 3)
+        self._render(self.then)
+
+    def _render(self, jobs: list[tuple[str, str]]) -> None:
+        lock = threading.Lock()
+        jobs_left = iter(jobs)
+        state = {"path": None}
+
+        def next_job():
             with lock:
-                if response.get("X-Page-Cache") == "miss":
-                    state["stored"] += 1
-                else:
-                    state["failed"].append(f"{path} ({language}): {response.status_code}")
+                if self.stopped or self.out_of_time:
+                    return None
+                if time.monotonic() - self.began >= settings.PAGE_CACHE_WARM_SECONDS:
+                    self.out_of_time = True
+                    return None
+                job = next(jobs_left, None)
+                # Asked before each page (its languages go together): one indexed query, against a
+                # render's tens of milliseconds.
+                if job is not None and job[0] != state["path"] and self.waiting is not None and self.waiting():
+                    self.stopped = True
+                    return None
+                state["path"] = job and job[0]
+                return job
 
-    def thread_work(context):
+        def work():
+            while (job := next_job()) is not None:
+                path, language = job
+                try:
+                    environ = _environ(self.site, path, language)
+                    response = self.handler.get_response(WSGIRequest(environ))
+                except Exception:
+                    logger.exception("page cache warming: %s (%s) failed", path, language)
+                    with lock:
+                        self.failed.append(f"{path} ({language})")
+                    continue
+                with lock:
+                    served = response.get("X-Page-Cache")
+                    if served == "miss":
+                        self.stored += 1
+                    elif served != "hit":  # after the switch a visitor may have stored it first
+                        self.failed.append(f"{path} ({language}): {response.status_code}")
+
+        def thread_work(context):
+            try:
+                context.run(work)
+            finally:
+                connections.close_all()  # this thread's own connections; the task keeps its own
+
+        token = _warming_version.set(self.version)
+        # Each page activates its language; the caller (a web request publishing a month) keeps its own.
+        callers = translation.override(translation.get_language())
+        callers.__enter__()
         try:
-            context.run(work)
+            threads = settings.PAGE_CACHE_WARM_THREADS
+            if threads <= 1:
+                work()
+            else:
+                # Renders wait on PostgreSQL and Redis about as long as they compute: a few threads
+                # overlap those waits (each with its own database connection, closed when done).
+                contexts = [contextvars.copy_context() for _ in range(threads)]
+                workers = [threading.Thread(target=thread_work, args=(context,)) for context in contexts]
+                for worker in workers:
+                    worker.start()
+                for worker in workers:
+                    worker.join()
         finally:
-            connections.close_all()  # this thread's own connections; the task keeps its own
+            callers.__exit__(None, None, None)
+            _warming_version.reset(token)
 
-    token = _warming_version.set(next_version)
-    # Each page activates its language; the caller (a web request publishing a month) keeps its own.
-    callers = translation.override(translation.get_language())
-    callers.__enter__()
-    try:
-        threads = settings.PAGE_CACHE_WARM_THREADS
-        if threads <= 1:
-            work()
+    def record(self) -> None:
+        seconds = round(time.monotonic() - self.began, 3)
+        planned = len(self.first) + len(self.then)
+        if self.failed:
+            logger.error("page cache warming: %s pages not stored: %s", len(self.failed), ", ".join(self.failed[:10]))
+        elif self.stopped:
+            logger.info("page cache warming: stopped after %s pages in %s s, a newer run waits", self.stored, seconds)
         else:
-            # Renders wait on PostgreSQL and Redis about as long as they compute: a few threads
-            # overlap those waits (each with its own database connection, closed when done).
-            workers = [threading.Thread(target=thread_work, args=(contextvars.copy_context(),)) for _ in range(threads)]
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                worker.join()
-    finally:
-        callers.__exit__(None, None, None)
-        _warming_version.reset(token)
-    stored, failed, stopped = state["stored"], state["failed"], state["stopped"]
-    seconds = round(time.monotonic() - began, 3)
-    if failed:
-        logger.error("page cache warming: %s pages not stored: %s", len(failed), ", ".join(failed[:10]))
-    elif stopped:
-        logger.info("page cache warming: stopped after %s pages in %s s, a newer run is waiting", stored, seconds)
-    else:
-        logger.info("page cache warming: %s of %s pages stored in %s s", stored, len(jobs), seconds)
-    _record(
-        {
-            "at": timezone.now().isoformat(),
-            "pages": stored,
-            "failed": failed,
-            "error": "",
-            "seconds": seconds,
-            "stopped": stopped,
-            "planned": len(jobs),
-            "out_of_time": state["out_of_time"],
-        }
-    )
+            logger.info(
+                "page cache warming: %s of %s pages stored in %s s, %s before the switch (%s s)",
+                self.stored,
+                planned,
+                seconds,
+                len(self.first),
+                self.switched,
+            )
+        _record(
+            {
+                "at": timezone.now().isoformat(),
+                "pages": self.stored,
+                "failed": self.failed,
+                "error": self.error,
+                "seconds": seconds,
+                "switched": self.switched,
+                "stopped": self.stopped,
+                "planned": planned,
+                "before_switch": len(self.first),
+                "out_of_time": self.out_of_time,
+            }
+        )
 
 
-def _warming_jobs(paths: list[str]) -> list[tuple[str, str]]:
-    """(path, language) to render, in order: the fixed most visited pages in every language, then what
-    the visitors asked most (toolkit.popularity), each in the language they asked it in ("-": an
-    answer without translated text, one entry for every language, rendered once)."""
-    jobs = [(path, language) for path in paths for language, _name in settings.LANGUAGES]
-    seen = set(jobs)
-    for language, path in popularity.most_asked(settings.PAGE_CACHE_WARM_POPULAR):
-        job = (path, settings.LANGUAGE_CODE if language == "-" else language)
-        if job not in seen:
-            seen.add(job)
-            jobs.append(job)
-    return jobs
+def _jobs(paths: list[str]) -> list[tuple[str, str]]:
+    """(path, language) to render, in order: each page in every language."""
+    return [(path, language) for path in paths for language, _name in settings.LANGUAGES]
+
+
+def _popular() -> list[tuple[str, str]]:
+    """What the visitors asked most (toolkit.popularity), each in the language they asked it in ("-":
+    an answer without translated text, one entry for every language, rendered once)."""
+    return [
+        (path, settings.LANGUAGE_CODE if language == "-" else language)
+        for language, path in popularity.most_asked(settings.PAGE_CACHE_WARM_POPULAR)
+    ]
 
 
 def _environ(site, path: str, language: str) -> dict:

@@ -1,1 +1,1 @@
-"""Benchmarks of running the site: backups and restores, the FIDE list import."""
+"""Benchmarks of running the site: a newcomer's set-up, backups and restores, the FIDE list import."""

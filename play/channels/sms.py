@@ -13,6 +13,7 @@ A report is never read by the clock: the clock runs on the times of the player's
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import hmac
 import itertools
@@ -22,17 +23,26 @@ import operator
 import os
 import re
 import threading
+import types
 
 import requests
-from android_sms_gateway import client as gateway_client
-from android_sms_gateway import domain as gateway_domain
-from android_sms_gateway import errors as gateway_errors
-from android_sms_gateway.http import RequestsHttpClient
 from django.conf import settings
 from django.db import transaction
 
 from play import services
 from play.channels import CheckFailed, PermanentFailure, TransientFailure, outbox
+
+
+@functools.cache
+def _gateway() -> types.SimpleNamespace:
+    """The gateway's client library, imported when first used: its package imports aiohttp (0.7 s of
+    CPU), which every process would otherwise pay at start-up, since the URLs import this module for
+    the gateway's webhook (issue 35: four start-ups in `make run`)."""
+    from android_sms_gateway import client, domain, errors
+    from android_sms_gateway.http import RequestsHttpClient
+
+    return types.SimpleNamespace(client=client, domain=domain, errors=errors, RequestsHttpClient=RequestsHttpClient)
+
 
 logger = logging.getLogger("play.sms")
 
@@ -74,8 +84,9 @@ class _Clients(threading.local):
             self.session.proxies = requests.utils.get_environ_proxies(key[0])
             self.session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
             self.session.trust_env = False
-            self.api = gateway_client.APIClient(
-                key[1], key[2], base_url=key[0], http=RequestsHttpClient(session=self.session)
+            gateway = _gateway()
+            self.api = gateway.client.APIClient(
+                key[1], key[2], base_url=key[0], http=gateway.RequestsHttpClient(session=self.session)
             )
             self.key = key
         return self.api
@@ -97,17 +108,18 @@ class SmsGateway:
         """The gateway's health endpoint (GET <url>/health, with the account): reachable, the
         credentials taken, and the phone's own checks passing (or passing with warnings)."""
         session = _Session()
+        gateway = _gateway()
         try:
-            api = gateway_client.APIClient(
+            api = gateway.client.APIClient(
                 settings.SMS_GATEWAY_USER,
                 settings.SMS_GATEWAY_PASSWORD,
                 base_url=settings.SMS_GATEWAY_URL,
-                http=RequestsHttpClient(session=session),
+                http=gateway.RequestsHttpClient(session=session),
             )
             health = api.health_check()
         except requests.RequestException as error:
             raise CheckFailed(f"SMS gateway unreachable: {error}") from error
-        except gateway_errors.APIError as error:
+        except gateway.errors.APIError as error:
             status = getattr(error, "status_code", None) or "?"
             raise CheckFailed(f"SMS gateway answered {status}: {error}") from error
         except (KeyError, TypeError, ValueError) as error:
@@ -117,9 +129,9 @@ class SmsGateway:
         failing = [
             f"{name}: {check.description or check.status.value}"
             for name, check in (health.checks or {}).items()
-            if check.status == gateway_domain.HealthStatus.FAIL
+            if check.status == gateway.domain.HealthStatus.FAIL
         ]
-        if health.status == gateway_domain.HealthStatus.FAIL:
+        if health.status == gateway.domain.HealthStatus.FAIL:
             raise CheckFailed("SMS gateway reports failing: " + ("; ".join(failing) or "no detail"))
         version = f" (version {health.version})" if health.version else ""
         return f"{settings.SMS_GATEWAY_URL} {health.status.value}{version}"
@@ -128,15 +140,16 @@ class SmsGateway:
         # The row's own id: a send whose answer was lost (a time-out after the phone took it) is
         # tried again with the same id, and the gateway answers 409 instead of sending a second SMS.
         message_id = outbound_message_id(row)
-        message = gateway_domain.Message(
-            phone_numbers=[row.address], text_message=gateway_domain.TextMessage(text=row.text), id=message_id
+        gateway = _gateway()
+        message = gateway.domain.Message(
+            phone_numbers=[row.address], text_message=gateway.domain.TextMessage(text=row.text), id=message_id
         )
         try:
             state = _clients.get().send(message)
         except requests.RequestException as error:
             _clients.drop()
             raise TransientFailure(f"SMS gateway unreachable: {error}") from error
-        except gateway_errors.APIError as error:
+        except gateway.errors.APIError as error:
             # A 5xx or 429 passes; another 4xx (a refused number, wrong credentials) will not heal
             # by itself: the row is failed at once, with this text as its error, for staff.
             status = getattr(error, "status_code", None) or 500

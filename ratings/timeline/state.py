@@ -50,11 +50,16 @@ class Standing:
 
 @dataclass
 class Summary:
-    tournaments: list[int] = field(default_factory=list)
+    """What a replay did (a GCR run: only `systems`): also what the public pages warmed after it are
+    chosen from (settings.PAGE_CACHE_WARM)."""
+
+    tournaments: list[int] = field(default_factory=list)  # rated, in the rating order
     mobile_games: list[int] = field(default_factory=list)
     penalty_months: list[datetime.date] = field(default_factory=list)
     changes: int = 0
     penalties: int = 0
+    players: set[int] = field(default_factory=set)  # whose standings it wrote
+    systems: set[str] = field(default_factory=set)  # whose lists it changed
 
 
 SCORES = [Decimal(n) / 2 for n in range(64)]

@@ -300,8 +300,10 @@ def _replay_from(key: Key, read_done: Callable[[], None]) -> Summary:
         if rated.get(source.kind):
             source.rated(rated[source.kind])
     clock.lap("write the ratings")
-    # The public pages show the new ratings from the commit on; the most visited ones rendered first.
-    pagecache.bump_on_commit(warm=True)
+    replay.summary.players = set().union(*replay.touched.values())
+    replay.summary.systems = {system for system, players in replay.touched.items() if players}
+    # The public pages show the new ratings from the commit on; those the replay changed rendered first.
+    pagecache.bump_on_commit(warm=True, changed=replay.summary)
     logger.info("replayed %s events, %s games, %s changes: %s", len(events), games_count, replay.summary.changes, clock)
     return replay.summary
 

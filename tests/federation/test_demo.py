@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from ratings.models import PlayerRating, RatingChange, RatingList
+from ratings.models import PlayerRating, RatingChange, RatingList, RatingRequest
 from tournaments.demo import season
 from tournaments.importers.registry import read_result_file
 from tournaments.models import Tournament
@@ -34,6 +34,8 @@ def test_it_loads_and_rates_the_demo_federation_once(django_capture_on_commit_ca
     assert RatingChange.objects.filter(system="orr", provisional_before=True, provisional_after=False).exists()
     assert PlayerRating.objects.filter(system="gcr").exists()
     assert RatingList.objects.count() == 4
+    # The uploads confirmed and the mobile games played, one rating run rated them all (issue 35).
+    assert len(set(RatingRequest.objects.filter(state="done").values_list("run_token", flat=True))) == 1
     again = io.StringIO()
     call_command("load_demo", stdout=again)
     assert "no demo data loaded" in again.getvalue()

@@ -16,8 +16,8 @@ def _token(settings):
     settings.METRICS_TOKEN = TOKEN
 
 
-def missing_page():
-    return ["/", "/tournaments/999999/"]
+def missing_page(changed):
+    return ["/", "/tournaments/999999/"], []
 
 
 def test_it_shows_no_warming_before_any():

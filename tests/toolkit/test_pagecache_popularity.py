@@ -16,8 +16,17 @@ from tests.ratings.scenario import make_tournament
 from toolkit import pagecache, popularity
 
 
-def nothing_fixed():
-    return []
+def nothing_fixed(changed):
+    return [], []
+
+
+ASKED = []
+
+
+def asked():
+    """The warming asks before each page whether a newer run waits: counts the pages begun."""
+    ASKED.append(True)
+    return False
 
 
 @override_settings(PAGE_CACHE_SECONDS=3600, SITE_URL="http://testserver", PAGE_CACHE_WARM=f"{__name__}.nothing_fixed")
@@ -66,9 +75,13 @@ class PopularityTestCase(BaseTestCase):
     def test_it_stops_warming_when_its_time_is_up(self):
         self.visit(reverse("players:detail", args=[self.players[0].federation_id]), "en", 1)
         self.visit(reverse("players:detail", args=[self.players[1].federation_id]), "en", 1)
-        clock = iter([0.0, 0.0])  # the start, the first page; then 100 s later
-        fake_time = mock.Mock(monotonic=lambda: next(clock, 100.0))
-        settings = override_settings(PAGE_CACHE_WARM_POPULAR=5, PAGE_CACHE_WARM_SECONDS=30)
+        ASKED.clear()
+        fake_time = mock.Mock(monotonic=lambda: 100.0 if ASKED else 0.0)  # 100 s pass during the first page
+        settings = override_settings(
+            PAGE_CACHE_WARM_POPULAR=5,
+            PAGE_CACHE_WARM_SECONDS=30,
+            PAGE_CACHE_WARM_STOP=f"{__name__}.asked",
+        )
         with settings, mock.patch.object(pagecache, "time", fake_time):
             pagecache.warm_and_bump()
         warming = pagecache.last_warming()
