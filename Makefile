@@ -4,22 +4,22 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # --no-compile: the byte-code of the ~60 packages is written as each module is first imported (a
 # fraction of them), not all at install: 16 s less of a fresh `make run` on this 2-core machine.
-PIP := $(PY) -m pip --disable-pip-version-check -q --no-compile
+PIP_INSTALL := $(PY) -m pip --disable-pip-version-check -q install --no-compile
 
 .PHONY: run serve test lint bench bench-fide bench-tiebreaks bench-load bench-whatif profile worker engine-worker beat messages clean bench-gcr bench-accuracy
 
 $(VENV)/.runtime: pyproject.toml constraints.txt
 	@echo "== $$(date "+%T %Z") Python packages: installing into .venv (a minute or two the first time)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PIP) install -c constraints.txt -e .
+	@$(PIP_INSTALL) -c constraints.txt -e .
 	@touch $@
 
 $(VENV)/.test: $(VENV)/.runtime
-	$(PIP) install -c constraints.txt -e '.[test]'
+	$(PIP_INSTALL) -c constraints.txt -e '.[test]'
 	touch $@
 
 $(VENV)/.bench: $(VENV)/.runtime
-	$(PIP) install -c constraints.txt -e '.[bench]'
+	$(PIP_INSTALL) -c constraints.txt -e '.[bench]'
 	touch $@
 
 # `make run PORT=8731 HOST=0.0.0.0` serves there; the settings read both (ALLOWED_HOSTS and, in
