@@ -32,6 +32,8 @@ DEBUG ?= 0
 RUN_ADDRESS = $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 RUN_ENV = HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG)
 DEMO_LOG = var/log/demo.log
+# The periodic jobs' and rating runs' lines; the terminal keeps the requests and what went wrong.
+SERVER_LOG = var/log/server.log
 run: $(VENV)/.runtime
 	@echo "== $$(date "+%T %Z") Database: migrating db.sqlite3"
 	@$(RUN_ENV) $(PY) manage.py migrate --noinput -v0
@@ -42,7 +44,7 @@ run: $(VENV)/.runtime
 		|| { echo "The demo failed: its error is above, its full log in $(DEMO_LOG)" >&2; exit 1; }
 	@echo "== $$(date "+%T %Z") Serving http://$(RUN_ADDRESS)/ (DEBUG=$(DEBUG))"
 	@# Without a broker, runserver also runs the periodic jobs of federation/celery.py (DEV_SCHEDULER).
-	@$(RUN_ENV) $(PY) manage.py runserver $(RUN_ADDRESS) --welcome
+	@$(RUN_ENV) LOG_FILE=$(SERVER_LOG) $(PY) manage.py runserver $(RUN_ADDRESS) --welcome
 
 # A newcomer's first minutes: `make run` on fresh clones (pip's cache warm) to the first page, and the
 # demo alone on an empty SQLite database; best and worst of 3, with the load average. About 8 minutes.

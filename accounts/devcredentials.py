@@ -122,7 +122,7 @@ def welcome(address: str, *, everywhere: bool = False) -> str:
     ]
     logs = sorted((Path(settings.VAR_DIR) / "log").glob("*.log"))
     if logs:
-        lines += ["", "  Logs: " + ", ".join(_shown(log) for log in logs) + "; the server's own follow below."]
+        lines += ["", "  Logs: " + ", ".join(_shown(log) for log in logs) + "; below, the requests as they come."]
     lines += [rule, ""]
     return "\n".join(lines)
 

@@ -76,9 +76,6 @@ def logging_config(log_format: str, level: str, log_file: str | None = None) -> 
     if anything."""
     formatter = {"()": JsonFormatter} if log_format == "json" else {"()": PlainFormatter, "format": PLAIN}
     handlers = {"console": {"class": "logging.StreamHandler", "formatter": "main"}}
-    if log_file:
-        handlers["console"]["level"] = "WARNING"
-        handlers["file"] = {"()": PrivateFileHandler, "filename": log_file, "formatter": "main", "encoding": "utf-8"}
     loggers = {
         "django.db.backends": {"level": "INFO"},
         # Django's own handlers print its records again (DEBUG on) and runserver's request lines with
@@ -86,12 +83,20 @@ def logging_config(log_format: str, level: str, log_file: str | None = None) -> 
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.server": {"handlers": [], "level": "INFO", "propagate": True},
     }
+    if log_file:
+        handlers["console"]["level"] = "WARNING"
+        handlers["file"] = {"()": PrivateFileHandler, "filename": log_file, "formatter": "main", "encoding": "utf-8"}
+        # runserver's request lines stay on the terminal as well (`make run`): the developer sees his
+        # requests under the closing block, while the periodic jobs' and tasks' lines, several a
+        # minute, go to the file only and never push the block out of sight.
+        handlers["requests"] = {"class": "logging.StreamHandler", "formatter": "main"}
+        loggers["django.server"] = {"handlers": ["requests", "file"], "level": "INFO", "propagate": False}
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"main": formatter},
         "handlers": handlers,
-        "root": {"handlers": list(handlers), "level": level},
+        "root": {"handlers": [name for name in handlers if name != "requests"], "level": level},
         "loggers": loggers,
     }
 

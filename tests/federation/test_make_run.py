@@ -74,7 +74,9 @@ def test_it_ends_with_every_demo_account_and_a_password_that_logs_in(
     assert not re.search(r" (INFO|DEBUG) ", terminal), terminal[:2000]
     # ...which go to var/log/demo.log, private, each with its time zone.
     lines = demo_log.read_text().splitlines()
-    assert len(lines) > 20  # (thousands under `make run`, with its page cache warmed)
+    # (the demo's one rating run, its GCR run and the tasks around them)
+    assert any(" INFO ratings.timeline.walk: replayed " in line for line in lines), lines
+    assert any(" INFO celery.app.trace: Task ratings.tasks.run_rating_requests" in line for line in lines), lines
     assert all(LINE.match(line) for line in lines if line[:1].isdigit())
     assert stat.S_IMODE(demo_log.stat().st_mode) == 0o600
     assert stat.S_IMODE(demo_log.parent.stat().st_mode) == 0o700
@@ -152,3 +154,24 @@ def test_it_marks_the_time_zone_on_every_line_that_reaches_the_terminal():
     config = logs.logging_config("plain", "INFO")
     assert config["loggers"]["django.server"] == {"handlers": [], "level": "INFO", "propagate": True}
     assert config["formatters"]["main"]["()"] is logs.PlainFormatter
+
+
+def test_it_keeps_the_requests_on_the_terminal_and_the_jobs_in_the_servers_log(tmp_path, capsys):
+    # `make run` serves with LOG_FILE=var/log/server.log: the periodic jobs' lines (several a minute)
+    # would push the closing block out of sight; the requests are what a developer watches.
+    path = tmp_path / "log" / "server.log"
+    config = logs.logging_config("plain", "INFO", str(path))
+    try:
+        logging.config.dictConfig(config)
+        logging.getLogger("django.server").info('"GET /ratings/ HTTP/1.1" 200 5120')
+        logging.getLogger("celery.app.trace").info("Task play.tasks.sweep_games succeeded")
+        logging.getLogger("django.request").warning("Not Found: /nowhere/")
+    finally:
+        logging.config.dictConfig(settings.LOGGING)
+    terminal = capsys.readouterr().err.splitlines()
+    assert [line.split(" ", 5)[-1] for line in terminal] == [
+        '"GET /ratings/ HTTP/1.1" 200 5120',
+        "Not Found: /nowhere/",
+    ], terminal
+    written = path.read_text()
+    assert "sweep_games" in written and "GET /ratings/" in written and "Not Found" in written
