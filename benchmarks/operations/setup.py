@@ -39,10 +39,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_PAGE_SECONDS = 600  # the most a run may take to serve before it counts as failed
-# What `make run` prints as it starts each step (make echoes the command), in order: the phases.
-STEPS = (("migrate", "manage.py migrate"), ("admin", "manage.py ensure_admin"), ("demo", "manage.py load_demo"))
-SERVER = "manage.py runserver"
-STARTING = "development server at http://"  # what runserver prints once it is about to listen
+# What `make run` prints as it starts each step (its headers, "== 01:53:03 UTC Admin account"), in
+# order: the phases.
+STEPS = (("migrate", " Database: migrating"), ("admin", " Admin account"), ("demo", " Demo federation"))
+SERVER = " Serving http://"
+STARTING = "The site is running at http://"  # runserver's closing block, printed once the port is bound
 # The project's own settings: a newcomer has none of them (the defaults: SQLite, eager tasks).
 PROJECT_VARIABLES = re.compile(
     r"(DATABASE_URL|CACHE_URL|CELERY_.*|DJANGO_.*|DEBUG|SITE_URL|PAGE_CACHE_.*|LOG_.*|PYTHONPATH|VIRTUAL_ENV|"
@@ -52,7 +53,7 @@ PROJECT_VARIABLES = re.compile(
 
 def newcomer_environment(**extra: str) -> dict:
     env = {name: value for name, value in os.environ.items() if not PROJECT_VARIABLES.fullmatch(name)}
-    # Unbuffered, so that each step's lines (and runserver's "Starting development server") reach
+    # Unbuffered, so that each step's lines (and runserver's closing block) reach
     # the pipe when they are printed, as they reach a terminal.
     return {**env, "PYTHONUNBUFFERED": "1", **extra}
 
