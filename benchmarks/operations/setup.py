@@ -253,7 +253,7 @@ def report(pages: list[FirstPage], demos: list[Demo], *, smoke_run: bool) -> str
         f"{loads(d.load for d in demos)} |",
         f"| the same, CPU (user + system) | {span([d.cpu for d in demos])} | | |",
         "",
-        "Where each run's first page went (seconds from `make run`, split where make echoed each step):",
+        "Where each run's first page went (seconds from `make run`, split at make run's step headers):",
         "",
     ]
     names = list(dict.fromkeys(name for p in pages for name in p.phases))
