@@ -69,7 +69,7 @@ class RatingQueueTestCase(BaseTestCase):
         with BrokerDown(), self.captureOnCommitCallbacks(execute=True):
             response = self.client.post(upload_url, data, follow=True)
         assert response.status_code == 200
-        self.assertContains(response, "Spring Cup is saved with 1 games")
+        self.assertContains(response, "Spring Cup is saved with 1 game")
         self.assertContains(response, WAITS)
         tournament = Tournament.objects.get()
         assert tournament.status == Tournament.Status.QUEUED

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.fide import selectors as fide_selectors
@@ -129,10 +130,11 @@ def preview(request, pk: int):
                 )
                 # Only what is done: its rating may be done already (no worker, in a command) or
                 # still waiting; the progress page it lands on says which, and follows it.
+                games = tournament.games.count()
                 messages.success(
                     request,
-                    _("%(name)s is saved with %(games)s games.")
-                    % {"name": tournament.name, "games": tournament.games.count()},
+                    ngettext("%(name)s is saved with %(games)s game.", "%(name)s is saved with %(games)s games.", games)
+                    % {"name": tournament.name, "games": games},
                 )
                 tell_if_waiting(request)
                 return redirect("arbiter:upload_progress", pk=upload.pk)

@@ -107,7 +107,7 @@ def test_it_keeps_the_eager_run_where_no_runner_is_registered_and_lands_on_the_r
     )
     assert response.redirect_chain == [(progress_url(upload), 302)]
     page = response.content.decode()
-    assert "Spring Cup is saved with 1 games." in page
+    assert "Spring Cup is saved with 1 game." in page
     assert "waits" not in page and "waiting" not in page  # it is rated: nothing says it waits
     assert "Rated and published" in page and 'id="report-link"' in page
     assert "hx-trigger" not in page  # nothing waits: the page stops asking

@@ -56,7 +56,7 @@ class UploadViewsTestCase(ArbiterTestCase):
             reverse("arbiter:preview", args=[upload.pk]), self.confirm_data(birth_1="2013"), follow=True
         )
         tournament = Tournament.objects.get()
-        self.assertContains(response, "Spring Cup is saved with 1 games")
+        self.assertContains(response, "Spring Cup is saved with 1 game")
         assert (tournament.time_control, tournament.time_control_detail, tournament.city) == ("rapid", "15+10", "Kazan")
         assert Player.objects.get(family_name="Ivanov").birth_year == 2013
         self.assertContains(self.client.get(reverse("arbiter:home")), "Spring Cup")
