@@ -3,7 +3,7 @@ cold (what the first request after a rating run pays), the page and the API serv
 
     python -m benchmarks.accuracy [--players 20000] [--tournaments 1200] [--reuse] [--smoke]
 
---smoke: the same code over 200 players and 10 tournaments generated, rated and GCR-computed on the
+--smoke: the same code over 60 players and 3 tournaments generated, rated and GCR-computed on the
 migrated DATABASE_URL it is given, with the cache of the environment (tests/benchmarks/test_smoke.py).
 
 Uses BENCH_DATABASE_URL (default: a federation_accuracy_bench database on the local server,
@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     env = dict(os.environ)
     if args.smoke:
         subprocess.run(  # noqa: S603 (our own command, fixed arguments)
-            [sys.executable, "manage.py", "generate_federation", "--players", "200", "--tournaments", "10",
+            [sys.executable, "manage.py", "generate_federation", "--players", "60", "--tournaments", "3",
              "--seed", str(args.seed), "--rate"],
             cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip

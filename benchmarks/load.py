@@ -396,7 +396,7 @@ def phase(env: dict, urls: dict, args, *, cache: bool) -> list[dict]:
     port = free_port()
     server = start_server(env, port, cache=cache, workers=args.workers, threads=args.threads)
     try:
-        warm_up(port)
+        warm_up(port, args.warm_up)
         windows = [run_clients(port, urls, args, 0, server.pid)]
         if cache:
             if args.fill:
@@ -513,11 +513,14 @@ def main(argv=None) -> int:
     parser.add_argument("--conn-max-age", type=int, default=60)
     parser.add_argument("--phases", default="off,on", help="cache off, on, or both (off,on)")
     parser.add_argument("--after", type=float, default=10, help="seconds measured right after a run publishes")
+    parser.add_argument("--warm-up", type=float, default=3, help="seconds of warming every worker before measuring")
     parser.add_argument("--smoke", action="store_true", help="every window for a second, on the DATABASE_URL given")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.players, args.tournaments, args.clients, args.workers, args.threads = 60, 4, 2, 1, 2
+        # Proves every step runs, not its figures (tests/benchmarks/test_smoke.py): the least that does.
+        args.players, args.tournaments, args.clients, args.workers, args.threads = 30, 2, 2, 1, 2
         args.seconds, args.fill, args.after, args.rate, args.distinct, args.phases = 1, 0.5, 1, 10, 20, "on"
+        args.warm_up = 0.5
     if not 1 <= args.clients <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("at most 200 clients and 300 seconds")
 

@@ -148,16 +148,6 @@ def services(request, tmp_path) -> dict:
         _drop(server, name)
 
 
-@pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory) -> Path:
-    """One SQLite database migrated once; each benchmark gets a copy (a migration takes seconds)."""
-    path = tmp_path_factory.mktemp("smoke") / "template.sqlite3"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings", "DATABASE_URL": f"sqlite:///{path}"}
-    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
-    subprocess.run(migrate, cwd=ROOT, env=env, check=True, capture_output=True)  # noqa: S603
-    return path
-
-
 def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
     found = set(runnable())
     assert {"benchmarks.engines", "benchmarks.load", "benchmarks.operations.fide_list"} <= found
@@ -168,10 +158,10 @@ def test_it_finds_every_benchmark_and_knows_no_benchmark_that_is_gone():
 
 
 @pytest.mark.parametrize("module", list(cases()))
-def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite, tmp_path, request):
+def test_it_runs_each_benchmark_in_smoke_mode(module, migrated_sqlite_template, tmp_path, request):
     bench = request.getfixturevalue("services") if module in SERVICES else {}
     database = tmp_path / "db.sqlite3"
-    shutil.copyfile(migrated_sqlite, database)
+    shutil.copyfile(migrated_sqlite_template, database)  # migrated once for the run (tests/conftest.py)
     # Nothing of the test run's own: its Redis cache and broker stay out of the smoke runs (the tasks
     # run eagerly, the cache is the process's or, for bench-load, files of its own). No settings
     # module named either: `make bench` names none, so a benchmark must find its settings itself.

@@ -5,6 +5,7 @@ start (a Celery worker, gunicorn), and a Celery worker process on such a broker.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -63,14 +64,12 @@ def redis_server(tmp_path):
 
 
 @pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory) -> str:
-    """A DATABASE_URL of a SQLite file with every migration applied, for the processes a test starts."""
+def migrated_sqlite(tmp_path_factory, migrated_sqlite_template) -> str:
+    """A DATABASE_URL of a SQLite file with every migration applied, for the processes a test starts
+    (a copy of the run's migrated template, tests/conftest.py)."""
     path = tmp_path_factory.mktemp("operations-db") / "site.sqlite3"
-    url = f"sqlite:///{path}"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=process_env(DATABASE_URL=url), check=True
-    )
-    return url
+    shutil.copyfile(migrated_sqlite_template, path)
+    return f"sqlite:///{path}"
 
 
 def process_env(**extra) -> dict:
