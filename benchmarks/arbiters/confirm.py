@@ -213,7 +213,6 @@ def _trf(seed: int, day: datetime.date) -> bytes:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     from tournaments import demo
     from tournaments.demo import synthetic
-    from tournaments.importers.trf import format_player_line
 
     rng = random.Random(seed)
     kids = rng.sample(demo.registry(), 14)
@@ -232,18 +231,7 @@ def _trf(seed: int, day: datetime.date) -> bytes:
         points[white] += white_points
         points[black] += 1 - white_points
     lines = [f"012 Летний кубок {seed}", "022 Казань", "032 RUS", f"042 {day:%Y/%m/%d}", f"052 {day:%Y/%m/%d}"]
-    for index, kid in enumerate(kids):
-        lines.append(
-            format_player_line(
-                index + 1,
-                f"{kid.family},{kid.given}",
-                fed="RUS",
-                birth=f"{kid.birth:%Y/%m/%d}",
-                points=f"{points[index]:.1f}",
-                rounds=cells[index],
-                sex=kid.sex,
-            )
-        )
+    lines += demo.player_lines(kids, points, cells)
     return "\n".join(lines).encode()
 
 

@@ -112,17 +112,22 @@ def season(seed: int = 2025, count: int = 64, events: int = 10) -> list[DemoFile
             "102 Demo arbiter",
             "122 15 min + 10 s",
         ]
-        for index, kid in enumerate(group):
-            lines.append(
-                format_player_line(
-                    index + 1,
-                    f"{kid.family},{kid.given}",
-                    fed="RUS",
-                    birth=f"{kid.birth:%Y/%m/%d}",
-                    points=f"{points[index]:.1f}",
-                    rounds=cells[index],
-                    sex=kid.sex,
-                )
-            )
+        lines += player_lines(group, points, cells)
         files.append(DemoFile(f"kids-cup-{number + 1:02}.trf", "\n".join(lines).encode(), day, end, city))
     return files
+
+
+def player_lines(kids: list[Child], points: dict[int, float], cells: dict[int, list]) -> list[str]:
+    """The TRF player lines (001) of children who played: their points and rounds by their index."""
+    return [
+        format_player_line(
+            index + 1,
+            f"{kid.family},{kid.given}",
+            fed="RUS",
+            birth=f"{kid.birth:%Y/%m/%d}",
+            points=f"{points[index]:.1f}",
+            rounds=cells[index],
+            sex=kid.sex,
+        )
+        for index, kid in enumerate(kids)
+    ]
