@@ -217,21 +217,8 @@ def _trf(seed: int, day: datetime.date) -> bytes:
     rng = random.Random(seed)
     kids = rng.sample(demo.registry(), 14)
     games = synthetic.swiss(rng, [kid.strength + 150 for kid in kids], 5)
-    cells: dict[int, list] = {i: [] for i in range(len(kids))}
-    points = dict.fromkeys(range(len(kids)), 0.0)
-    for _round, white, black, result in games:
-        if black is None:
-            cells[white].append(("0000", "-", "U"))
-            points[white] += 1
-            continue
-        code = {"1-0": ("1", "0"), "1/2-1/2": ("=", "="), "0-1": ("0", "1")}[result]
-        cells[white].append((black + 1, "w", code[0]))
-        cells[black].append((white + 1, "b", code[1]))
-        white_points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[result]
-        points[white] += white_points
-        points[black] += 1 - white_points
     lines = [f"012 Летний кубок {seed}", "022 Казань", "032 RUS", f"042 {day:%Y/%m/%d}", f"052 {day:%Y/%m/%d}"]
-    lines += demo.player_lines(kids, points, cells)
+    lines += demo.player_lines(kids, games)
     return "\n".join(lines).encode()
 
 

@@ -87,20 +87,6 @@ def season(seed: int = 2025, count: int = 64, events: int = 10) -> list[DemoFile
         strengths = [kid.strength + 15 * number + rng.gauss(0, 60) for kid in group]
         rounds = rng.choice([5, 6, 7])
         games = synthetic.swiss(rng, strengths, rounds)
-        cells: dict[int, list] = {i: [] for i in range(len(group))}
-        points = dict.fromkeys(range(len(group)), 0.0)
-        for rnd, white, black, res in games:
-            if black is None:
-                cells[white].append(("0000", "-", "U"))
-                points[white] += 1
-                continue
-            white_points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[res]
-            code = {"1-0": ("1", "0"), "1/2-1/2": ("=", "="), "0-1": ("0", "1")}[res]
-            cells[white].append((black + 1, "w", code[0]))
-            cells[black].append((white + 1, "b", code[1]))
-            points[white] += white_points
-            points[black] += 1 - white_points
-            del rnd
         city = rng.choice(CITIES)
         end = day + datetime.timedelta(days=1)
         lines = [
@@ -112,13 +98,27 @@ def season(seed: int = 2025, count: int = 64, events: int = 10) -> list[DemoFile
             "102 Demo arbiter",
             "122 15 min + 10 s",
         ]
-        lines += player_lines(group, points, cells)
+        lines += player_lines(group, games)
         files.append(DemoFile(f"kids-cup-{number + 1:02}.trf", "\n".join(lines).encode(), day, end, city))
     return files
 
 
-def player_lines(kids: list[Child], points: dict[int, float], cells: dict[int, list]) -> list[str]:
-    """The TRF player lines (001) of children who played: their points and rounds by their index."""
+def player_lines(kids: list[Child], games: list) -> list[str]:
+    """The TRF player lines (001) of children who played `games` (synthetic.swiss's rounds, the
+    children by their index): each one's rounds and points."""
+    cells: dict[int, list] = {i: [] for i in range(len(kids))}
+    points = dict.fromkeys(range(len(kids)), 0.0)
+    for _round, white, black, result in games:
+        if black is None:
+            cells[white].append(("0000", "-", "U"))
+            points[white] += 1
+            continue
+        white_points = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[result]
+        code = {"1-0": ("1", "0"), "1/2-1/2": ("=", "="), "0-1": ("0", "1")}[result]
+        cells[white].append((black + 1, "w", code[0]))
+        cells[black].append((white + 1, "b", code[1]))
+        points[white] += white_points
+        points[black] += 1 - white_points
     return [
         format_player_line(
             index + 1,
